@@ -1,0 +1,255 @@
+/*
+ * ctrsa bignum engine: the contract of every operation.
+ *
+ * Plain C11, no OpenSSL, no allocation. A number is an array of 64-bit limbs, least
+ * significant first, whose limb count is public and fixed (its modulus' limb count). Values
+ * are secret unless a contract says otherwise.
+ *
+ * Each contract ends with a CT: line saying what may leak through timing and memory access.
+ * "Only lengths leak" means: branch conditions, loop bounds and memory addresses depend on
+ * limb counts and announced bit lengths only, never on the limb values.
+ *
+ * Aliasing: "MAY alias" means the output pointer may equal an input pointer; "MUST NOT
+ * alias" means it must not overlap it at all.
+ */
+#ifndef CTRSA_BIGNUM_H
+#define CTRSA_BIGNUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t ctbn_limb;
+
+/* A constant-time boolean: all ones (true) or zero (false), never used in a branch. */
+typedef uint64_t ctbn_mask;
+
+/* The largest modulus the engine accepts, in bits and limbs (RSA-16384). */
+#define CTBN_MAX_BITS 16384
+#define CTBN_MAX_LIMBS (CTBN_MAX_BITS / 64)
+
+/* Limbs needed for a value of `bits` bits (public). */
+#define CTBN_LIMBS(bits) (((size_t)(bits) + 63) / 64)
+
+/* ---------------------------------------------------------------------------------------
+ * Masks (ct_mask.c is header-only: these are static inline).
+ */
+
+/* All ones if x != 0, else 0. CT: nothing leaks. */
+static inline ctbn_mask ctbn_mask_nonzero(uint64_t x)
+{
+    return (ctbn_mask)0 - ((x | ((uint64_t)0 - x)) >> 63);
+}
+
+/* All ones if x == y. CT: nothing leaks. */
+static inline ctbn_mask ctbn_mask_eq(uint64_t x, uint64_t y)
+{
+    return ~ctbn_mask_nonzero(x ^ y);
+}
+
+/* All ones if x < y (unsigned). CT: nothing leaks. */
+static inline ctbn_mask ctbn_mask_lt(uint64_t x, uint64_t y)
+{
+    /* borrow of x - y, computed without a compare the compiler could turn into a branch */
+    uint64_t borrow = ((~x & y) | (~(x ^ y) & (x - y))) >> 63;
+    return (ctbn_mask)0 - borrow;
+}
+
+/* mask ? a : b. CT: nothing leaks. */
+static inline uint64_t ctbn_select(ctbn_mask mask, uint64_t a, uint64_t b)
+{
+    return b ^ (mask & (a ^ b));
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Byte strings and plain arithmetic on n-limb values (ct_basic.c)
+ */
+
+/*
+ * x (n limbs) := the big-endian byte string in[0..len).
+ * Returns all ones if the value fits in n limbs, 0 if it does not (x is then the low n limbs).
+ * CT: only n and len leak.
+ */
+ctbn_mask ctbn_from_bytes(ctbn_limb *x, size_t n, const uint8_t *in, size_t len);
+
+/*
+ * out[0..len) := x (n limbs) as big-endian bytes, left-padded with zeros.
+ * Returns all ones if x fits in len bytes, 0 if high bytes were dropped.
+ * CT: only n and len leak.
+ */
+ctbn_mask ctbn_to_bytes(uint8_t *out, size_t len, const ctbn_limb *x, size_t n);
+
+/* x := 0 (n limbs). CT: only n leaks. */
+void ctbn_zero(ctbn_limb *x, size_t n);
+
+/* x := y (n limbs). MAY alias exactly. CT: only n leaks. */
+void ctbn_copy(ctbn_limb *x, const ctbn_limb *y, size_t n);
+
+/* x := the small public value v, padded to n limbs. CT: only n leaks. */
+void ctbn_set_u64(ctbn_limb *x, size_t n, uint64_t v);
+
+/* All ones if x == y. CT: only n leaks. */
+ctbn_mask ctbn_eq(const ctbn_limb *x, const ctbn_limb *y, size_t n);
+
+/* All ones if x == 0. CT: only n leaks. */
+ctbn_mask ctbn_is_zero(const ctbn_limb *x, size_t n);
+
+/* All ones if x < y. CT: only n leaks. */
+ctbn_mask ctbn_lt(const ctbn_limb *x, const ctbn_limb *y, size_t n);
+
+/* r := x + y mod 2^(64n); returns the carry (0 or 1). r MAY alias x or y. CT: only n leaks. */
+ctbn_limb ctbn_add(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, size_t n);
+
+/* r := x - y mod 2^(64n); returns the borrow (0 or 1). r MAY alias x or y. CT: only n leaks. */
+ctbn_limb ctbn_sub(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, size_t n);
+
+/* If mask is all ones, x := y; if zero, x unchanged. MAY alias. CT: only n leaks. */
+void ctbn_cmov(ctbn_mask mask, ctbn_limb *x, const ctbn_limb *y, size_t n);
+
+/* If mask is all ones, swap x and y. CT: only n leaks. */
+void ctbn_cswap(ctbn_mask mask, ctbn_limb *x, ctbn_limb *y, size_t n);
+
+/*
+ * If (extra:x) >= m, x := (extra:x) - m, where extra is 0 or 1, the carry bit above x's n limbs.
+ * Requires (extra:x) < 2m. Returns the mask of whether the subtraction took place.
+ * CT: only n leaks.
+ */
+ctbn_mask ctbn_csub_mod(ctbn_limb *x, ctbn_limb extra, const ctbn_limb *m, size_t n);
+
+/* r := x + y mod m, with x, y < m. r MAY alias x or y. CT: only n leaks. */
+void ctbn_mod_add(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, const ctbn_limb *m,
+                  size_t n);
+
+/* r := x - y mod m, with x, y < m. r MAY alias x or y. CT: only n leaks. */
+void ctbn_mod_sub(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, const ctbn_limb *m,
+                  size_t n);
+
+/*
+ * r (an + bn limbs) := a (an limbs) * b (bn limbs), schoolbook.
+ * r MUST NOT alias a or b. CT: only an and bn leak.
+ */
+void ctbn_mul(ctbn_limb *r, const ctbn_limb *a, size_t an, const ctbn_limb *b, size_t bn);
+
+/*
+ * Bit length of x, for a PUBLIC x (a public modulus or exponent). Returns 0 for x = 0.
+ * CT: NOT constant-time; x must be public.
+ */
+size_t ctbn_bitlen_vartime(const ctbn_limb *x, size_t n);
+
+/* ---------------------------------------------------------------------------------------
+ * Montgomery arithmetic (mont_ctx.c, mont_mul.c)
+ *
+ * R = 2^(64n). "Montgomery form" of x is x*R mod m.
+ */
+typedef struct ctbn_mont {
+    size_t n;                     /* limb count (public) */
+    size_t bits;                  /* bit length of m (public, the announced length) */
+    ctbn_limb m0inv;              /* -m^-1 mod 2^64 */
+    ctbn_limb m[CTBN_MAX_LIMBS];  /* the odd modulus */
+    ctbn_limb rr[CTBN_MAX_LIMBS]; /* R^2 mod m */
+    ctbn_limb one[CTBN_MAX_LIMBS];/* R mod m: 1 in Montgomery form */
+} ctbn_mont;
+
+/*
+ * Set up ctx for the odd modulus m (n limbs, 1 <= n <= CTBN_MAX_LIMBS, m > 1). R^2 mod m is
+ * computed by modular doublings up to R*2^n mod m followed by six Montgomery squarings
+ * (2^6 * n = 64 n), without a long division.
+ * Returns 0 on success, -1 if m is even, zero or one, or n is out of range.
+ * The modulus may be secret (a prime factor); its bit length is treated as public.
+ * CT: only n and the bit length of m leak (the checks on m are public failure reasons).
+ */
+int ctbn_mont_init(ctbn_mont *ctx, const ctbn_limb *m, size_t n);
+
+/*
+ * r := a * b * R^-1 mod m, fully reduced (r < m).
+ * Requires b < m and a < R (a need not be reduced). r MAY alias a or b.
+ * CT: only n leaks.
+ */
+void ctbn_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a, const ctbn_limb *b);
+
+/* r := a^2 * R^-1 mod m with a < m. r MAY alias a. CT: only n leaks. */
+void ctbn_mont_sqr(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a);
+
+/* r := a * R mod m (into Montgomery form), a < R. r MAY alias a. CT: only n leaks. */
+void ctbn_to_mont(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a);
+
+/* r := a * R^-1 mod m (out of Montgomery form), a < R. r MAY alias a. CT: only n leaks. */
+void ctbn_from_mont(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a);
+
+/* ---------------------------------------------------------------------------------------
+ * Reduction (mod_reduce.c)
+ */
+
+/*
+ * r (ctx->n limbs) := x mod m, where x has xn limbs (any count, e.g. a 2n-limb CRT input).
+ * r MUST NOT alias x. scratch: CTBN_REDUCE_SCRATCH(ctx->n) limbs.
+ * CT: only ctx->n and xn leak.
+ */
+#define CTBN_REDUCE_SCRATCH(n) (2 * (size_t)(n))
+void ctbn_mod_reduce(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *x, size_t xn,
+                     ctbn_limb *scratch);
+
+/* ---------------------------------------------------------------------------------------
+ * Modular exponentiation: the seam for CPU-specific backends (modexp_ct.c, exp_public_vartime.c)
+ */
+
+/* Window width used by the constant-time modexp for a public exponent length. */
+unsigned ctbn_modexp_window(size_t exp_bits);
+
+/* Scratch limbs needed by ctbn_modexp_ct for modulus limb count n (any exponent length). */
+#define CTBN_MODEXP_SCRATCH(n) ((64 + 3) * (size_t)(n))
+
+/*
+ * r := b^e mod m, constant time.
+ * b: ctx->n limbs, in normal (not Montgomery) form, b < m.
+ * e: CTBN_LIMBS(e_bits) limbs; e_bits is the exponent's PUBLIC announced length (e.g. the bit
+ *    length of p for dP); e must be < 2^e_bits. e may be zero.
+ * r: ctx->n limbs, normal form, r < m. r MAY alias b.
+ * scratch: CTBN_MODEXP_SCRATCH(ctx->n) limbs.
+ * The sequence of squarings and multiplications depends only on e_bits and ctx->n: leading
+ * zero windows are multiplied by a table entry too. Every table lookup reads every entry.
+ * CT: only ctx->n and e_bits leak; b, e and m are secret.
+ */
+void ctbn_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                    const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch);
+
+/*
+ * Two independent constant-time exponentiations at once (the two CRT halves):
+ * r1 := b1^e1 mod ctx1->m and r2 := b2^e2 mod ctx2->m, each with the contract of
+ * ctbn_modexp_ct. A backend may interleave them; the portable code runs one after the other.
+ * scratch: CTBN_MODEXP2_SCRATCH(ctx1->n, ctx2->n) limbs.
+ * CT: only the limb counts and e1_bits, e2_bits leak.
+ */
+#define CTBN_MODEXP2_SCRATCH(n1, n2) (CTBN_MODEXP_SCRATCH(n1) + CTBN_MODEXP_SCRATCH(n2))
+void ctbn_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                     const ctbn_limb *e1, size_t e1_bits,
+                     const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                     const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+/*
+ * r := b^e mod m for a PUBLIC exponent e (en limbs), square-and-multiply over the bits of e
+ * with leading zeros skipped. b: ctx->n limbs, b < m, normal form; b may be secret (the base
+ * only enters multiplications). r MAY alias b. scratch: CTBN_EXP_VARTIME_SCRATCH(ctx->n).
+ * e = 0 gives 1 mod m.
+ * CT: e and its length leak (they are public); b does not.
+ */
+#define CTBN_EXP_VARTIME_SCRATCH(n) (2 * (size_t)(n))
+void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                                const ctbn_limb *e, size_t en, ctbn_limb *scratch);
+
+/* ---------------------------------------------------------------------------------------
+ * Modular inverse (mod_inverse_ct.c)
+ */
+
+/*
+ * r := a^-1 mod m, for an odd modulus m > 1 (n limbs) and a < m.
+ * Constant-time binary extended GCD: exactly 2*64*n iterations, each doing the same
+ * conditional subtractions, swaps and halvings selected by masks.
+ * Returns all ones if gcd(a, m) = 1 (r is the inverse), 0 otherwise (r is then zero).
+ * r MUST NOT alias a or m. scratch: CTBN_INVERSE_SCRATCH(n) limbs.
+ * CT: only n leaks; a and m are secret.
+ */
+#define CTBN_INVERSE_SCRATCH(n) (4 * (size_t)(n))
+ctbn_mask ctbn_mod_inverse_ct(ctbn_limb *r, const ctbn_limb *a, const ctbn_limb *m, size_t n,
+                              ctbn_limb *scratch);
+
+#endif /* CTRSA_BIGNUM_H */

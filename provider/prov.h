@@ -1,0 +1,77 @@
+/*
+ * Shared by every file of the provider glue: the provider context, error reporting, tracing
+ * and randomness. Implemented in provider/provider.c, provider/errors.c and provider/trace.c.
+ */
+#ifndef CTRSA_PROV_H
+#define CTRSA_PROV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <openssl/core.h>
+#include <openssl/types.h>
+
+/* OpenSSL 3.0 lacks OSSL_DISPATCH_END. */
+#ifndef OSSL_DISPATCH_END
+#define OSSL_DISPATCH_END { 0, NULL }
+#endif
+
+typedef struct ctrsa_provctx {
+    const OSSL_CORE_HANDLE *handle;
+    OSSL_LIB_CTX *libctx; /* child library context: digests and randomness come from here */
+} CTRSA_PROVCTX;
+
+/* Reason codes, with strings in provider/errors.c (the provider's reason-string table). */
+enum ctrsa_reason {
+    CTRSA_R_INTERNAL = 1,
+    CTRSA_R_MALLOC_FAILURE,
+    CTRSA_R_INVALID_KEY,          /* malformed key material on import or validation */
+    CTRSA_R_MISSING_KEY_PART,     /* a required number is absent */
+    CTRSA_R_KEY_TOO_SMALL,
+    CTRSA_R_KEY_TOO_LARGE,
+    CTRSA_R_NOT_PRIVATE_KEY,      /* private operation on a public key */
+    CTRSA_R_INPUT_TOO_LARGE,      /* input >= modulus */
+    CTRSA_R_WRONG_INPUT_LENGTH,
+    CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
+    CTRSA_R_UNKNOWN_DIGEST,
+    CTRSA_R_DIGEST_NOT_ALLOWED,
+    CTRSA_R_INVALID_PADDING_MODE,
+    CTRSA_R_INVALID_SALT_LENGTH,
+    CTRSA_R_INVALID_PARAMETER,
+    CTRSA_R_BAD_SIGNATURE,
+    CTRSA_R_DECRYPT_FAILED,       /* the one opaque decryption error */
+    CTRSA_R_FAULT_DETECTED,       /* private result failed the public-exponent check */
+    CTRSA_R_RANDOM_FAILURE,
+    CTRSA_R_PSS_RESTRICTION,      /* violates the RSA-PSS key's restrictions */
+    CTRSA_R_OPERATION_NOT_INITIALIZED,
+    CTRSA_R_KEYGEN_FAILED,
+    CTRSA_R_BAD_KEYGEN_PARAMETER,
+};
+
+/*
+ * Put an error on OpenSSL's error queue with the reason code and a printf-style detail.
+ * Never pass secret values in the detail.
+ */
+void ctrsa_raise(const CTRSA_PROVCTX *prov, int reason, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+#define CTRSA_RAISE(prov, reason, ...) ctrsa_raise((prov), (reason), __VA_ARGS__)
+
+/* The reason-string table for OSSL_FUNC_provider_get_reason_strings. */
+const OSSL_ITEM *ctrsa_reason_strings(void);
+
+/*
+ * Tracing: when CTRSA_TRACE names a file (or "stderr"), append one line per operation:
+ * "ctrsa: <op> bits=<bits> pad=<padding>". No cost when off (one cached flag).
+ */
+int ctrsa_trace_enabled(void);
+void ctrsa_trace(const char *op, size_t bits, const char *padding);
+
+/* buf[0..len) := random bytes from the child library context's DRBG. 1 on success. */
+int ctrsa_random_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len);
+
+/* Wipe a buffer that held secrets (not optimised away). */
+void ctrsa_cleanse(void *p, size_t len);
+
+#endif

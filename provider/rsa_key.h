@@ -1,0 +1,100 @@
+/*
+ * The RSA key object: numbers as imported, Montgomery contexts built once, the blinding
+ * cache, and the public and private operations on the engine. Implemented in
+ * provider/rsa_key.c (import/validation/export), provider/rsa_private.c (CRT, blinding
+ * cache, result check) and provider/rsa_public.c (fast verify path).
+ *
+ * Byte strings are big-endian and unsigned, as RSA and OSSL_PARAM's BN encoding (after
+ * conversion from native order) use. Every private number is secret; n, e and all lengths
+ * are public.
+ */
+#ifndef CTRSA_RSA_KEY_H
+#define CTRSA_RSA_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "prov.h"
+
+#define CTRSA_MIN_BITS 512        /* smallest modulus accepted on import (tests use 1024+) */
+#define CTRSA_MAX_PRIMES 5
+
+typedef struct ctrsa_key CTRSA_KEY;
+
+/* A big-endian number; len 0 means absent. */
+typedef struct ctrsa_num {
+    const uint8_t *p;
+    size_t len;
+} ctrsa_num;
+
+/* The numbers of a key, for import (borrowed) and export (pointing into the key). */
+typedef struct ctrsa_key_numbers {
+    ctrsa_num n, e, d;
+    size_t nprimes;                          /* 0 when the key has no factors */
+    ctrsa_num primes[CTRSA_MAX_PRIMES];      /* rsa-factor1.. (p, q, r_i) */
+    ctrsa_num exps[CTRSA_MAX_PRIMES];        /* rsa-exponent1.. (dP, dQ, d_i) */
+    ctrsa_num coeffs[CTRSA_MAX_PRIMES - 1];  /* rsa-coefficient1.. (qInv, t_i) */
+} ctrsa_key_numbers;
+
+/* RSA-PSS key restrictions (keymgmt "RSA-PSS"); restricted == 0 means none. */
+typedef struct ctrsa_pss_restriction {
+    int restricted;
+    char mdname[64];
+    char mgf1mdname[64];
+    int min_saltlen;
+} ctrsa_pss_restriction;
+
+CTRSA_KEY *ctrsa_key_new(CTRSA_PROVCTX *prov);
+void ctrsa_key_free(CTRSA_KEY *key);            /* drops one reference; wipes on the last */
+int ctrsa_key_up_ref(CTRSA_KEY *key);
+CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
+
+/*
+ * Import: set the public part (n, e) and, when nums->d is present, the private part.
+ * Validates (odd n of at least CTRSA_MIN_BITS bits, 1 < e < n and odd; with factors:
+ * prod(primes) == n, d*e == 1 mod lambda(n) or each e*d_i == 1 mod (p_i - 1),
+ * coefficients correct) and builds the Montgomery contexts. On failure raises an error
+ * naming what is wrong and returns 0; the key is unchanged.
+ */
+int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
+
+/* Export view: pointers into the key, valid while the key lives and is not re-imported. */
+void ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out);
+
+int ctrsa_key_has_public(const CTRSA_KEY *key);
+int ctrsa_key_has_private(const CTRSA_KEY *key);
+size_t ctrsa_key_bits(const CTRSA_KEY *key);    /* bit length of n */
+size_t ctrsa_key_size(const CTRSA_KEY *key);    /* byte length of n: signature/ciphertext size */
+int ctrsa_key_security_bits(const CTRSA_KEY *key);
+CTRSA_PROVCTX *ctrsa_key_provctx(const CTRSA_KEY *key);
+
+/* 1 if the public parts (n, e) are equal; with want_private also compares d. */
+int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private);
+
+/* Full check of the private key plus a pairwise test (x^e^d == x for a random x). */
+int ctrsa_key_validate(const CTRSA_KEY *key, int check_private);
+
+ctrsa_pss_restriction *ctrsa_key_pss(CTRSA_KEY *key);
+
+/*
+ * out[0..k) := in^e mod n, with in and out of exactly k = ctrsa_key_size() bytes.
+ * Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n. in and out MAY alias. Public data only.
+ */
+int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
+
+/*
+ * out[0..k) := in^d mod n: blinded, by CRT when the key has two primes, checked with the
+ * public exponent before anything is written. Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n,
+ * CTRSA_R_NOT_PRIVATE_KEY, or CTRSA_R_FAULT_DETECTED. in and out MAY alias.
+ * CT: only the key's public lengths and the success of the check leak; in and out are
+ * treated as secret (the decrypted block is).
+ */
+int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
+
+/*
+ * For PKCS#1 v1.5 implicit rejection: out := SHA-256(d as a k-byte big-endian string),
+ * computed once and cached in the key (the HMAC key from which the per-ciphertext KDK is
+ * derived, as in draft-irtf-cfrg-rsa-guidance and OpenSSL 3.2). 1 on success.
+ */
+int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32]);
+
+#endif
