@@ -1,0 +1,114 @@
+/* The shared pad-mode table. See padmode.h. */
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include "padmode.h"
+
+static const struct padmode_entry {
+    int mode;
+    const char *name;   /* OpenSSL's name, NULL if it has none */
+    const char *label;  /* for traces */
+} padmodes[] = {
+    { RSA_PKCS1_PADDING, OSSL_PKEY_RSA_PAD_MODE_PKCSV15, "pkcs1" },
+    { RSA_NO_PADDING, OSSL_PKEY_RSA_PAD_MODE_NONE, "none" },
+    { RSA_PKCS1_OAEP_PADDING, OSSL_PKEY_RSA_PAD_MODE_OAEP, "oaep" },
+    { RSA_X931_PADDING, OSSL_PKEY_RSA_PAD_MODE_X931, "x931" },
+    { RSA_PKCS1_PSS_PADDING, OSSL_PKEY_RSA_PAD_MODE_PSS, "pss" },
+    { RSA_PKCS1_WITH_TLS_PADDING, NULL, "pkcs1-tls" },
+};
+
+static const struct padmode_entry *by_mode(int mode)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(padmodes) / sizeof(padmodes[0]); i++)
+        if (padmodes[i].mode == mode)
+            return &padmodes[i];
+    return NULL;
+}
+
+const char *ctrsa_padmode_name(int mode)
+{
+    const struct padmode_entry *e = by_mode(mode);
+
+    return e != NULL ? e->name : NULL;
+}
+
+const char *ctrsa_padmode_label(int mode)
+{
+    const struct padmode_entry *e = by_mode(mode);
+
+    return e != NULL ? e->label : "unknown";
+}
+
+static int allowed_mode(int mode, unsigned int allowed)
+{
+    return mode >= 0 && mode < 32 && (allowed & CTRSA_PADMODE_BIT(mode)) != 0
+           && by_mode(mode) != NULL;
+}
+
+int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
+                             unsigned int allowed, int *mode)
+{
+    int m = -1;
+    size_t i;
+
+    switch (p->data_type) {
+    case OSSL_PARAM_INTEGER:
+    case OSSL_PARAM_UNSIGNED_INTEGER:
+        if (!OSSL_PARAM_get_int(p, &m)) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode: unreadable integer");
+            return 0;
+        }
+        if (!allowed_mode(m, allowed)) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
+                        "pad-mode %d is not supported by this operation", m);
+            return 0;
+        }
+        break;
+    case OSSL_PARAM_UTF8_STRING:
+        if (p->data == NULL) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode: no value");
+            return 0;
+        }
+        for (i = 0; i < sizeof(padmodes) / sizeof(padmodes[0]); i++)
+            if (padmodes[i].name != NULL && strcmp(padmodes[i].name, p->data) == 0)
+                m = padmodes[i].mode;
+        if (!allowed_mode(m, allowed)) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
+                        "pad-mode \"%.40s\" is not supported by this operation",
+                        (const char *)p->data);
+            return 0;
+        }
+        break;
+    default:
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
+                    "pad-mode must be an integer or a UTF-8 string");
+        return 0;
+    }
+    *mode = m;
+    return 1;
+}
+
+int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode)
+{
+    const char *name;
+
+    switch (p->data_type) {
+    case OSSL_PARAM_INTEGER:
+    case OSSL_PARAM_UNSIGNED_INTEGER:
+        return OSSL_PARAM_set_int(p, mode);
+    case OSSL_PARAM_UTF8_STRING:
+        name = ctrsa_padmode_name(mode);
+        if (name == NULL) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
+                        "pad-mode %d has no name", mode);
+            return 0;
+        }
+        return OSSL_PARAM_set_utf8_string(p, name);
+    default:
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
+                    "pad-mode must be read as an integer or a UTF-8 string");
+        return 0;
+    }
+}
