@@ -1,0 +1,94 @@
+/*
+ * Constant-time fixed-window modular exponentiation, and the two-at-once call used for the
+ * CRT halves. This file is the seam where CPU-specific backends plug in: the portable code
+ * below is the reference they are tested against. Contracts in bignum.h.
+ *
+ * CT: the sequence of squarings and multiplications is a function of (n, e_bits) only; the
+ * exponent's bits are read at public positions and become a table index that is only ever
+ * compared, as a mask, against every entry (ct_table_gather reads all 2^w entries).
+ */
+#include "bignum.h"
+
+unsigned ctbn_modexp_window(size_t exp_bits)
+{
+    if (exp_bits >= 512)
+        return 5;
+    if (exp_bits >= 128)
+        return 4;
+    if (exp_bits >= 32)
+        return 3;
+    if (exp_bits >= 8)
+        return 2;
+    return 1;
+}
+
+/* w bits of e starting at public bit position pos (bits past e's limbs read as zero). */
+static uint64_t window_at(const ctbn_limb *e, size_t elimbs, size_t pos, unsigned w)
+{
+    size_t limb = pos / 64, sh = pos % 64;
+    uint64_t v = limb < elimbs ? e[limb] >> sh : 0;
+    if (sh + w > 64 && limb + 1 < elimbs)
+        v |= e[limb + 1] << (64 - sh);
+    return v & (((uint64_t)1 << w) - 1);
+}
+
+/*
+ * out := table[idx] where table holds `count` entries of n limbs. idx is secret: every entry
+ * is read and combined under a mask, so the memory access pattern is fixed.
+ */
+static void ct_table_gather(ctbn_limb *out, const ctbn_limb *table, size_t count, size_t n,
+                            uint64_t idx)
+{
+    ctbn_zero(out, n);
+    for (size_t i = 0; i < count; i++) {
+        ctbn_mask hit = ctbn_mask_eq(i, idx);
+        const ctbn_limb *entry = table + i * n;
+        for (size_t j = 0; j < n; j++)
+            out[j] |= entry[j] & hit;
+    }
+}
+
+void ctbn_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                    const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+{
+    size_t n = ctx->n;
+    unsigned w = ctbn_modexp_window(e_bits);
+    size_t count = (size_t)1 << w;
+    ctbn_limb *table = scratch;              /* count * n limbs, Montgomery form */
+    ctbn_limb *acc = table + count * n;      /* n limbs */
+    ctbn_limb *entry = acc + n;              /* n limbs */
+    size_t elimbs = CTBN_LIMBS(e_bits);
+
+    /* table[i] = b^i in Montgomery form. */
+    ctbn_copy(table, ctx->one, n);
+    ctbn_to_mont(ctx, table + n, b);
+    for (size_t i = 2; i < count; i++) {
+        if (i % 2 == 0)
+            ctbn_mont_sqr(ctx, table + i * n, table + (i / 2) * n);
+        else
+            ctbn_mont_mul(ctx, table + i * n, table + (i - 1) * n, table + n);
+    }
+
+    size_t windows = (e_bits + w - 1) / w;
+    if (windows == 0) {
+        ctbn_copy(acc, ctx->one, n);
+    } else {
+        ct_table_gather(acc, table, count, n, window_at(e, elimbs, (windows - 1) * w, w));
+        for (size_t k = windows - 1; k-- > 0;) {
+            for (unsigned s = 0; s < w; s++)
+                ctbn_mont_sqr(ctx, acc, acc);
+            ct_table_gather(entry, table, count, n, window_at(e, elimbs, k * w, w));
+            ctbn_mont_mul(ctx, acc, acc, entry);
+        }
+    }
+    ctbn_from_mont(ctx, r, acc);
+}
+
+void ctbn_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                     const ctbn_limb *e1, size_t e1_bits,
+                     const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                     const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
+{
+    ctbn_modexp_ct(ctx1, r1, b1, e1, e1_bits, scratch);
+    ctbn_modexp_ct(ctx2, r2, b2, e2, e2_bits, scratch + CTBN_MODEXP_SCRATCH(ctx1->n));
+}
