@@ -1,0 +1,108 @@
+/* The digest table: names, OIDs and DigestInfo prefixes (RFC 8017 9.2 note 1). See sig_padding.h. */
+#include <string.h>
+#include <strings.h>
+#include "sig_padding.h"
+
+/* OID content octets. */
+static const uint8_t oid_md5[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x02, 0x05 };
+static const uint8_t oid_sha1[] = { 0x2b, 0x0e, 0x03, 0x02, 0x1a };
+#define NIST_HASH(x) { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, (x) }
+static const uint8_t oid_sha256[] = NIST_HASH(0x01);
+static const uint8_t oid_sha384[] = NIST_HASH(0x02);
+static const uint8_t oid_sha512[] = NIST_HASH(0x03);
+static const uint8_t oid_sha224[] = NIST_HASH(0x04);
+static const uint8_t oid_sha512_224[] = NIST_HASH(0x05);
+static const uint8_t oid_sha512_256[] = NIST_HASH(0x06);
+static const uint8_t oid_sha3_224[] = NIST_HASH(0x07);
+static const uint8_t oid_sha3_256[] = NIST_HASH(0x08);
+static const uint8_t oid_sha3_384[] = NIST_HASH(0x09);
+static const uint8_t oid_sha3_512[] = NIST_HASH(0x0a);
+/* PKCS#1 <digest>WithRSAEncryption, 1.2.840.113549.1.1.x */
+#define PKCS1_SIG(x) { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, (x) }
+static const uint8_t sig_md5[] = PKCS1_SIG(0x04);
+static const uint8_t sig_sha1[] = PKCS1_SIG(0x05);
+static const uint8_t sig_sha256[] = PKCS1_SIG(0x0b);
+static const uint8_t sig_sha384[] = PKCS1_SIG(0x0c);
+static const uint8_t sig_sha512[] = PKCS1_SIG(0x0d);
+static const uint8_t sig_sha224[] = PKCS1_SIG(0x0e);
+static const uint8_t sig_sha512_224[] = PKCS1_SIG(0x0f);
+static const uint8_t sig_sha512_256[] = PKCS1_SIG(0x10);
+/* id-rsassa-pkcs1-v1_5-with-sha3-*, 2.16.840.1.101.3.4.3.x */
+#define NIST_SIG(x) { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, (x) }
+static const uint8_t sig_sha3_224[] = NIST_SIG(0x0d);
+static const uint8_t sig_sha3_256[] = NIST_SIG(0x0e);
+static const uint8_t sig_sha3_384[] = NIST_SIG(0x0f);
+static const uint8_t sig_sha3_512[] = NIST_SIG(0x10);
+
+#define ENTRY(name, aliases, size, oid, sig) \
+    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig) }
+
+/* Names and aliases as OpenSSL's default provider registers them. */
+static const ctrsa_digest_info digests[] = {
+    ENTRY("MD5", "SSL3-MD5:1.2.840.113549.2.5", 16, oid_md5, sig_md5),
+    ENTRY("SHA1", "SHA-1:SSL3-SHA1:1.3.14.3.2.26", 20, oid_sha1, sig_sha1),
+    ENTRY("SHA2-224", "SHA-224:SHA224:2.16.840.1.101.3.4.2.4", 28, oid_sha224, sig_sha224),
+    ENTRY("SHA2-256", "SHA-256:SHA256:2.16.840.1.101.3.4.2.1", 32, oid_sha256, sig_sha256),
+    ENTRY("SHA2-384", "SHA-384:SHA384:2.16.840.1.101.3.4.2.2", 48, oid_sha384, sig_sha384),
+    ENTRY("SHA2-512", "SHA-512:SHA512:2.16.840.1.101.3.4.2.3", 64, oid_sha512, sig_sha512),
+    ENTRY("SHA2-512/224", "SHA-512/224:SHA512-224:2.16.840.1.101.3.4.2.5", 28,
+          oid_sha512_224, sig_sha512_224),
+    ENTRY("SHA2-512/256", "SHA-512/256:SHA512-256:2.16.840.1.101.3.4.2.6", 32,
+          oid_sha512_256, sig_sha512_256),
+    ENTRY("SHA3-224", "2.16.840.1.101.3.4.2.7", 28, oid_sha3_224, sig_sha3_224),
+    ENTRY("SHA3-256", "2.16.840.1.101.3.4.2.8", 32, oid_sha3_256, sig_sha3_256),
+    ENTRY("SHA3-384", "2.16.840.1.101.3.4.2.9", 48, oid_sha3_384, sig_sha3_384),
+    ENTRY("SHA3-512", "2.16.840.1.101.3.4.2.10", 64, oid_sha3_512, sig_sha3_512),
+};
+
+/* 1 if name equals one of the colon-separated entries of list (case-insensitive). */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    const char *p = list;
+
+    while (*p != '\0') {
+        const char *end = strchr(p, ':');
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+
+        if (len == n && strncasecmp(p, name, n) == 0)
+            return 1;
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    return 0;
+}
+
+const ctrsa_digest_info *ctrsa_digest_info_lookup(const char *name)
+{
+    size_t i;
+
+    if (name == NULL || name[0] == '\0')
+        return NULL;
+    for (i = 0; i < sizeof(digests) / sizeof(digests[0]); i++)
+        if (strcasecmp(digests[i].name, name) == 0 || in_list(digests[i].aliases, name))
+            return &digests[i];
+    return NULL;
+}
+
+size_t ctrsa_digestinfo_prefix(const ctrsa_digest_info *d, uint8_t out[CTRSA_DIGESTINFO_PREFIX_MAX])
+{
+    size_t algid_len = 2 + d->oid_len + 2;   /* OID TLV + NULL TLV */
+    size_t n = 0;
+
+    /* DigestInfo ::= SEQUENCE { digestAlgorithm AlgorithmIdentifier, digest OCTET STRING } */
+    out[n++] = 0x30;
+    out[n++] = (uint8_t)(2 + algid_len + 2 + d->size);
+    out[n++] = 0x30;
+    out[n++] = (uint8_t)algid_len;
+    out[n++] = 0x06;
+    out[n++] = (uint8_t)d->oid_len;
+    memcpy(out + n, d->oid, d->oid_len);
+    n += d->oid_len;
+    out[n++] = 0x05;  /* parameters: NULL */
+    out[n++] = 0x00;
+    out[n++] = 0x04;
+    out[n++] = (uint8_t)d->size;
+    return n;
+}
