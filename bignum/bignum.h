@@ -188,6 +188,15 @@ void ctbn_from_mont(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a);
 void ctbn_mod_reduce(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *x, size_t xn,
                      ctbn_limb *scratch);
 
+/*
+ * r (mn limbs) := x (xn limbs) mod m, for ANY modulus m > 0 of mn limbs (even ones too, such
+ * as p - 1). Bit-serial shift-and-subtract: 64*xn steps of one doubling and one masked
+ * subtraction. Slow (use it for key checks, not per operation). r MUST NOT alias x or m.
+ * CT: only xn and mn leak.
+ */
+void ctbn_mod_any_ct(ctbn_limb *r, const ctbn_limb *x, size_t xn, const ctbn_limb *m,
+                     size_t mn);
+
 /* ---------------------------------------------------------------------------------------
  * Modular exponentiation: the seam for CPU-specific backends (modexp_ct.c, exp_public_vartime.c)
  */

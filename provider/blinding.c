@@ -1,0 +1,139 @@
+/*
+ * The blinding cache: per key, CTRSA_BLINDING_SLOTS pairs (A, Ai) = (r^e, r^-1) mod n in
+ * Montgomery form, each with its own lock and scratch space. After each use a pair is
+ * squared ((r^2)^e = A^2, (r^2)^-1 = Ai^2: Gutmann's trick, a cost of two Montgomery
+ * squarings instead of a modexp and an inverse); after CTRSA_BLINDING_MAX_USES uses, or in
+ * a process other than the one that made it (fork), it is replaced by a fresh random pair.
+ *
+ * Secret: r, A, Ai, and the scratch contents. Public: which slot a thread takes (scheduling
+ * only), the use counts, and whether a fresh r happened to share a factor with n (it then
+ * reveals nothing: it is thrown away; the chance is negligible for a real key).
+ */
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+#include <openssl/crypto.h>
+#include "rsa_key_internal.h"
+
+static uint64_t fork_generation;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void on_fork_child(void)
+{
+    __atomic_add_fetch(&fork_generation, 1, __ATOMIC_RELAXED);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(NULL, NULL, on_fork_child);
+}
+
+void ctrsa_blinding_init(CTRSA_KEY *key)
+{
+    pthread_once(&atfork_once, register_atfork);
+    for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++) {
+        ctrsa_blinding_slot *slot = &key->slots[i];
+        memset(slot, 0, sizeof(*slot));
+        pthread_mutex_init(&slot->lock, NULL);
+    }
+}
+
+void ctrsa_blinding_free(CTRSA_KEY *key)
+{
+    for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++) {
+        ctrsa_blinding_slot *slot = &key->slots[i];
+        OPENSSL_clear_free(slot->A, slot->A ? key->nlimbs * sizeof(ctbn_limb) : 0);
+        OPENSSL_clear_free(slot->Ai, slot->Ai ? key->nlimbs * sizeof(ctbn_limb) : 0);
+        OPENSSL_clear_free(slot->scratch,
+                           slot->scratch ? key->scratch_limbs * sizeof(ctbn_limb) : 0);
+        slot->A = slot->Ai = slot->scratch = NULL;
+        slot->ready = 0;
+        pthread_mutex_destroy(&slot->lock);
+    }
+}
+
+/* A fresh pair from a new random r in [1, 2^(bits-1)) (so r < n). 1 on success. */
+static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
+{
+    size_t nl = key->nlimbs, k = key->k;
+    if (slot->A == NULL) {
+        slot->A = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
+        slot->Ai = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
+        slot->scratch = OPENSSL_zalloc(key->scratch_limbs * sizeof(ctbn_limb));
+        if (slot->A == NULL || slot->Ai == NULL || slot->scratch == NULL) {
+            CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "blinding cache");
+            return 0;
+        }
+    }
+    ctbn_limb *r = slot->scratch, *work = slot->scratch + nl;
+    uint8_t buf[CTBN_MAX_BITS / 8];
+    int ok = 0;
+    for (int attempt = 0; attempt < 8 && !ok; attempt++) {
+        if (!ctrsa_random_bytes(key->prov, buf, k)) {
+            CTRSA_RAISE(key->prov, CTRSA_R_RANDOM_FAILURE, "no randomness for blinding");
+            break;
+        }
+        ctbn_from_bytes(r, nl, buf, k);
+        /* Keep bits-1 bits: r < 2^(bits-1) <= n. */
+        size_t top = key->bits - 1;
+        for (size_t i = 0; i < nl; i++) {
+            size_t lo = 64 * i;
+            if (lo >= top)
+                r[i] = 0;
+            else if (top - lo < 64)
+                r[i] &= ((uint64_t)1 << (top - lo)) - 1;
+        }
+        r[0] |= ctbn_is_zero(r, nl) & 1; /* r = 0 would not invert: make it 1 */
+        if (!ctbn_mod_inverse_ct(slot->Ai, r, key->mont_n->m, nl, work))
+            continue; /* r shares a factor with n: draw again */
+        ctbn_modexp_public_vartime(key->mont_n, slot->A, r, key->e, key->en, work);
+        ctbn_to_mont(key->mont_n, slot->A, slot->A);
+        ctbn_to_mont(key->mont_n, slot->Ai, slot->Ai);
+        ok = 1;
+    }
+    OPENSSL_cleanse(buf, k);
+    OPENSSL_cleanse(slot->scratch, key->scratch_limbs * sizeof(ctbn_limb));
+    if (!ok)
+        return 0;
+    slot->ready = 1;
+    slot->uses = 0;
+    slot->generation = __atomic_load_n(&fork_generation, __ATOMIC_RELAXED);
+    slot->pid = (long)getpid();
+    return 1;
+}
+
+ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key)
+{
+    static unsigned next_home;
+    static _Thread_local unsigned home = UINT_MAX;
+    if (home == UINT_MAX)
+        home = __atomic_fetch_add(&next_home, 1, __ATOMIC_RELAXED) % CTRSA_BLINDING_SLOTS;
+
+    ctrsa_blinding_slot *slot = NULL;
+    for (unsigned i = 0; i < CTRSA_BLINDING_SLOTS && slot == NULL; i++) {
+        ctrsa_blinding_slot *s = &key->slots[(home + i) % CTRSA_BLINDING_SLOTS];
+        if (pthread_mutex_trylock(&s->lock) == 0)
+            slot = s;
+    }
+    if (slot == NULL) {
+        slot = &key->slots[home];
+        pthread_mutex_lock(&slot->lock);
+    }
+    int stale = !slot->ready || slot->uses >= CTRSA_BLINDING_MAX_USES
+                || slot->generation != __atomic_load_n(&fork_generation, __ATOMIC_RELAXED)
+                || slot->pid != (long)getpid();
+    if (stale && !slot_refresh(key, slot)) {
+        slot->ready = 0;
+        pthread_mutex_unlock(&slot->lock);
+        return NULL;
+    }
+    return slot;
+}
+
+void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
+{
+    ctbn_mont_sqr(key->mont_n, slot->A, slot->A);
+    ctbn_mont_sqr(key->mont_n, slot->Ai, slot->Ai);
+    slot->uses++;
+    pthread_mutex_unlock(&slot->lock);
+}

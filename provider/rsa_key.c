@@ -1,0 +1,527 @@
+/*
+ * The RSA key object: import with validation, Montgomery contexts built once, export view,
+ * match, validate, dup. The operations are in rsa_private.c and rsa_public.c; the blinding
+ * cache in blinding.c. Contracts in rsa_key.h.
+ *
+ * Secrets: d, the primes, the CRT exponents and coefficients. Their checks on import run on
+ * constant-time engine paths; only the verdict (key accepted or not) is branched on, and a
+ * rejected key is not used. Public: n, e, and every length (bit length of n and of each prime).
+ */
+#include <string.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include "rsa_key_internal.h"
+
+CTRSA_KEY *ctrsa_key_new(CTRSA_PROVCTX *prov)
+{
+    CTRSA_KEY *key = OPENSSL_zalloc(sizeof(*key));
+    if (key == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "key object");
+        return NULL;
+    }
+    key->prov = prov;
+    key->refs = 1;
+    pthread_mutex_init(&key->d_hash_lock, NULL);
+    ctrsa_blinding_init(key);
+    return key;
+}
+
+/* Free every number of the key (public and private), wiping secrets. Locks stay. */
+static void key_clear(CTRSA_KEY *key)
+{
+    OPENSSL_clear_free(key->mont_n, sizeof(ctbn_mont));
+    OPENSSL_free(key->e);
+    OPENSSL_clear_free(key->d, key->nlimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->mont_p, sizeof(ctbn_mont));
+    OPENSSL_clear_free(key->mont_q, sizeof(ctbn_mont));
+    OPENSSL_clear_free(key->dp, key->plimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->dq, key->qlimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->qinv_mont, key->plimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->q_plain, key->qlimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->numbers_blob, key->numbers_blob_len);
+}
+
+/* Release the key's locks and blinding pairs (the slots' buffers are wiped). */
+static void key_release_locks(CTRSA_KEY *key)
+{
+    ctrsa_blinding_free(key);
+    pthread_mutex_destroy(&key->d_hash_lock);
+}
+
+void ctrsa_key_free(CTRSA_KEY *key)
+{
+    if (key == NULL)
+        return;
+    if (__atomic_sub_fetch(&key->refs, 1, __ATOMIC_ACQ_REL) > 0)
+        return;
+    key_clear(key);
+    key_release_locks(key);
+    OPENSSL_clear_free(key, sizeof(*key));
+}
+
+int ctrsa_key_up_ref(CTRSA_KEY *key)
+{
+    __atomic_add_fetch(&key->refs, 1, __ATOMIC_ACQ_REL);
+    return 1;
+}
+
+/* Skip leading zero bytes of a PUBLIC number. */
+static ctrsa_num strip_public(ctrsa_num x)
+{
+    while (x.len > 0 && x.p[0] == 0) {
+        x.p++;
+        x.len--;
+    }
+    return x;
+}
+
+/* Allocate limbs (zeroed). */
+static ctbn_limb *limbs_new(size_t n)
+{
+    return OPENSSL_zalloc((n ? n : 1) * sizeof(ctbn_limb));
+}
+
+/*
+ * Load a secret number into `limbs` limbs. Fails (0) if it does not fit. The verdict is a
+ * property of the key's encoding, not a secret worth hiding from the importer.
+ */
+static int load(ctbn_limb *x, size_t limbs, ctrsa_num v)
+{
+    return ctbn_from_bytes(x, limbs, v.p, v.len) != 0;
+}
+
+/* Bit length of a secret prime: its announced length, public by convention. */
+static size_t prime_bits(ctrsa_num v)
+{
+    ctbn_limb tmp[CTBN_MAX_LIMBS];
+    if (!load(tmp, CTBN_MAX_LIMBS, v))
+        return 0;
+    size_t bits = ctbn_bitlen_vartime(tmp, CTBN_MAX_LIMBS);
+    OPENSSL_cleanse(tmp, sizeof(tmp));
+    return bits;
+}
+
+/* 1 if (a * b) mod m == 1 for the secret a (an limbs), b (bn limbs), and any m (mn limbs). */
+static int product_is_one_mod(const ctbn_limb *a, size_t an, const ctbn_limb *b, size_t bn,
+                              const ctbn_limb *m, size_t mn)
+{
+    ctbn_limb *prod = limbs_new(an + bn), *r = limbs_new(mn), *one = limbs_new(mn);
+    int ok = 0;
+    if (prod != NULL && r != NULL && one != NULL) {
+        ctbn_mul(prod, a, an, b, bn);
+        ctbn_mod_any_ct(r, prod, an + bn, m, mn);
+        ctbn_set_u64(one, mn, 1);
+        ok = ctbn_eq(r, one, mn) != 0;
+    }
+    OPENSSL_clear_free(prod, (an + bn) * sizeof(ctbn_limb));
+    OPENSSL_clear_free(r, mn * sizeof(ctbn_limb));
+    OPENSSL_free(one);
+    return ok;
+}
+
+/* Copy every number into one blob and point key->numbers into it. */
+static int keep_numbers(CTRSA_KEY *key, const ctrsa_key_numbers *in)
+{
+    const ctrsa_num *src[3 + 3 * CTRSA_MAX_PRIMES];
+    ctrsa_num *dst[3 + 3 * CTRSA_MAX_PRIMES];
+    size_t count = 0, total = 0;
+    ctrsa_key_numbers *out = &key->numbers;
+    memset(out, 0, sizeof(*out));
+    out->nprimes = in->nprimes;
+#define KEEP(field) do { src[count] = &in->field; dst[count] = &out->field; count++; } while (0)
+    KEEP(n);
+    KEEP(e);
+    KEEP(d);
+    for (size_t i = 0; i < in->nprimes; i++) {
+        KEEP(primes[i]);
+        KEEP(exps[i]);
+        if (i + 1 < in->nprimes)
+            KEEP(coeffs[i]);
+    }
+#undef KEEP
+    for (size_t i = 0; i < count; i++)
+        total += src[i]->len;
+    key->numbers_blob = OPENSSL_zalloc(total ? total : 1);
+    if (key->numbers_blob == NULL)
+        return 0;
+    key->numbers_blob_len = total ? total : 1;
+    size_t off = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (src[i]->len > 0)
+            memcpy(key->numbers_blob + off, src[i]->p, src[i]->len);
+        dst[i]->p = src[i]->len ? key->numbers_blob + off : NULL;
+        dst[i]->len = src[i]->len;
+        off += src[i]->len;
+    }
+    return 1;
+}
+
+static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
+{
+    CTRSA_PROVCTX *prov = key->prov;
+    ctrsa_num n = strip_public(nums->n), e = strip_public(nums->e);
+    if (n.len == 0 || e.len == 0) {
+        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "the key needs n and e");
+        return 0;
+    }
+    if (n.len > CTBN_MAX_BITS / 8) {
+        CTRSA_RAISE(prov, CTRSA_R_KEY_TOO_LARGE, "n has %zu bytes, at most %d are supported",
+                    n.len, CTBN_MAX_BITS / 8);
+        return 0;
+    }
+    key->nlimbs = CTBN_LIMBS(8 * n.len);
+    key->mont_n = OPENSSL_zalloc(sizeof(ctbn_mont));
+    ctbn_limb nl[CTBN_MAX_LIMBS];
+    if (key->mont_n == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "Montgomery context");
+        return 0;
+    }
+    load(nl, key->nlimbs, n);
+    key->bits = ctbn_bitlen_vartime(nl, key->nlimbs);
+    key->nlimbs = CTBN_LIMBS(key->bits);
+    key->k = (key->bits + 7) / 8;
+    if (key->bits < CTRSA_MIN_BITS) {
+        CTRSA_RAISE(prov, CTRSA_R_KEY_TOO_SMALL, "n has %zu bits, at least %d are needed",
+                    key->bits, CTRSA_MIN_BITS);
+        return 0;
+    }
+    if ((nl[0] & 1) == 0 || ctbn_mont_init(key->mont_n, nl, key->nlimbs) != 0) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "n is even");
+        return 0;
+    }
+    if (e.len > n.len) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e is larger than n");
+        return 0;
+    }
+    key->en = CTBN_LIMBS(8 * e.len);
+    key->e = limbs_new(key->nlimbs);
+    if (key->e == NULL)
+        return 0;
+    load(key->e, key->nlimbs, e);
+    if ((key->e[0] & 1) == 0 || ctbn_bitlen_vartime(key->e, key->nlimbs) < 2
+        || !ctbn_lt(key->e, nl, key->nlimbs)) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e must be odd, greater than 1 and less than n");
+        return 0;
+    }
+    key->has_public = 1;
+    return 1;
+}
+
+/* Check and load the factors (two or more), their exponents and coefficients. */
+static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn_limb *d)
+{
+    CTRSA_PROVCTX *prov = key->prov;
+    size_t np = nums->nprimes, nl = key->nlimbs;
+    size_t limbs[CTRSA_MAX_PRIMES], bits[CTRSA_MAX_PRIMES];
+    ctbn_limb *prime[CTRSA_MAX_PRIMES] = {0}, *exp[CTRSA_MAX_PRIMES] = {0};
+    ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL;
+    ctbn_mont *mont = NULL;
+    int ok = 0;
+    size_t sum = 0;
+
+    for (size_t i = 0; i < np; i++) {
+        if (nums->primes[i].len == 0 || nums->exps[i].len == 0
+            || (i + 1 < np && nums->coeffs[i].len == 0)) {
+            CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
+                        "factor %zu needs its CRT exponent and coefficient", i + 1);
+            goto end;
+        }
+        bits[i] = prime_bits(nums->primes[i]);
+        limbs[i] = CTBN_LIMBS(bits[i]);
+        sum += limbs[i];
+        if (bits[i] < 2 || bits[i] > key->bits) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "factor %zu has a bad size", i + 1);
+            goto end;
+        }
+        prime[i] = limbs_new(limbs[i]);
+        exp[i] = limbs_new(limbs[i]);
+        if (prime[i] == NULL || exp[i] == NULL)
+            goto end;
+        load(prime[i], limbs[i], nums->primes[i]);
+        if ((prime[i][0] & 1) == 0) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "factor %zu is even", i + 1);
+            goto end;
+        }
+        if (!load(exp[i], limbs[i], nums->exps[i]) || !ctbn_lt(exp[i], prime[i], limbs[i])) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "CRT exponent %zu is not below its factor",
+                        i + 1);
+            goto end;
+        }
+    }
+
+    /* The product of the factors is n. */
+    prod = limbs_new(sum + nl);
+    tmp = limbs_new(sum + nl);
+    pm1 = limbs_new(nl);
+    coeff = limbs_new(nl);
+    mont = OPENSSL_zalloc(sizeof(*mont));
+    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL || mont == NULL)
+        goto end;
+    ctbn_copy(prod, prime[0], limbs[0]);
+    size_t prod_limbs = limbs[0];
+    for (size_t i = 1; i < np; i++) {
+        /* Coefficient check before prod grows: coeff * (r_1...r_i-1) = 1 mod r_i, except
+         * the first, qInv, which is q^-1 mod p (OpenSSL and RFC 8017 order). */
+        size_t cp = i == 1 ? 0 : i;          /* index of the coefficient's modulus */
+        if (!load(coeff, limbs[cp], nums->coeffs[i - 1])
+            || !ctbn_lt(coeff, prime[cp], limbs[cp])) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "coefficient %zu is not below its factor", i);
+            goto end;
+        }
+        const ctbn_limb *other = i == 1 ? prime[1] : prod;
+        size_t other_limbs = i == 1 ? limbs[1] : prod_limbs;
+        if (!product_is_one_mod(coeff, limbs[cp], other, other_limbs, prime[cp], limbs[cp])) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "coefficient %zu is wrong%s", i,
+                        i == 1 ? " (qInv * q != 1 mod p)" : "");
+            goto end;
+        }
+        ctbn_mul(tmp, prod, prod_limbs, prime[i], limbs[i]);
+        prod_limbs += limbs[i];
+        ctbn_copy(prod, tmp, prod_limbs);
+    }
+    ctbn_limb diff = 0;
+    for (size_t j = nl; j < prod_limbs; j++)
+        diff |= prod[j];
+    if (prod_limbs < nl || diff != 0 || !ctbn_eq(prod, key->mont_n->m, nl)) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "the product of the factors is not n");
+        goto end;
+    }
+
+    /* e * d = 1 and e * d_i = 1 mod (r_i - 1): d is an inverse of e mod lambda(n). */
+    for (size_t i = 0; i < np; i++) {
+        ctbn_limb one[1] = {1};
+        ctbn_zero(pm1, nl);
+        ctbn_copy(pm1, prime[i], limbs[i]);
+        ctbn_sub(pm1, pm1, one, 1); /* prime is odd: no borrow past the first limb */
+        if (!product_is_one_mod(key->e, key->nlimbs, exp[i], limbs[i], pm1, limbs[i])) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e * d%zu != 1 mod (factor%zu - 1)", i + 1,
+                        i + 1);
+            goto end;
+        }
+        if (!product_is_one_mod(key->e, key->nlimbs, d, nl, pm1, limbs[i])) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e * d != 1 mod lambda(n)");
+            goto end;
+        }
+    }
+
+    if (np == 2) {
+        /* The CRT path keeps p, q, dP, dQ and qInv in Montgomery form. */
+        key->crt = 1;
+        key->plimbs = limbs[0];
+        key->qlimbs = limbs[1];
+        key->pbits = bits[0];
+        key->qbits = bits[1];
+        key->mont_p = OPENSSL_zalloc(sizeof(ctbn_mont));
+        key->mont_q = OPENSSL_zalloc(sizeof(ctbn_mont));
+        key->qinv_mont = limbs_new(limbs[0]);
+        key->q_plain = limbs_new(limbs[1]);
+        if (key->mont_p == NULL || key->mont_q == NULL || key->qinv_mont == NULL
+            || key->q_plain == NULL
+            || ctbn_mont_init(key->mont_p, prime[0], limbs[0]) != 0
+            || ctbn_mont_init(key->mont_q, prime[1], limbs[1]) != 0)
+            goto end;
+        load(coeff, limbs[0], nums->coeffs[0]);
+        ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
+        ctbn_copy(key->q_plain, prime[1], limbs[1]);
+        key->dp = exp[0];
+        key->dq = exp[1];
+        exp[0] = exp[1] = NULL;
+    }
+    ok = 1;
+end:
+    for (size_t i = 0; i < np; i++) {
+        OPENSSL_clear_free(prime[i], (prime[i] ? limbs[i] : 0) * sizeof(ctbn_limb));
+        OPENSSL_clear_free(exp[i], (exp[i] ? limbs[i] : 0) * sizeof(ctbn_limb));
+    }
+    OPENSSL_clear_free(prod, (sum + nl) * sizeof(ctbn_limb));
+    OPENSSL_clear_free(tmp, (sum + nl) * sizeof(ctbn_limb));
+    OPENSSL_clear_free(pm1, nl * sizeof(ctbn_limb));
+    OPENSSL_clear_free(coeff, nl * sizeof(ctbn_limb));
+    OPENSSL_clear_free(mont, sizeof(*mont));
+    return ok;
+}
+
+static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
+{
+    CTRSA_PROVCTX *prov = key->prov;
+    if (nums->nprimes == 1 || nums->nprimes > CTRSA_MAX_PRIMES) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "a key has 0 or 2 to %d factors, not %zu",
+                    CTRSA_MAX_PRIMES, nums->nprimes);
+        return 0;
+    }
+    key->d = limbs_new(key->nlimbs);
+    if (key->d == NULL)
+        return 0;
+    if (!load(key->d, key->nlimbs, nums->d) || !ctbn_lt(key->d, key->mont_n->m, key->nlimbs)
+        || ctbn_is_zero(key->d, key->nlimbs)) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
+        return 0;
+    }
+    if (nums->nprimes >= 2 && !set_factors(key, nums, key->d))
+        return 0;
+    key->scratch_limbs = ctrsa_key_private_scratch_limbs(key);
+    key->has_private = 1;
+    return 1;
+}
+
+int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
+{
+    /* Build into a fresh object, then move it in: the key is unchanged on failure. */
+    CTRSA_KEY *fresh = ctrsa_key_new(key->prov);
+    if (fresh == NULL)
+        return 0;
+    int ok = set_public(fresh, nums)
+             && (nums->d.len == 0 || set_private(fresh, nums));
+    if (ok && nums->d.len == 0 && nums->nprimes > 0) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");
+        ok = 0;
+    }
+    if (ok && !keep_numbers(fresh, nums)) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
+        ok = 0;
+    }
+    if (!ok) {
+        ctrsa_key_free(fresh);
+        return 0;
+    }
+    /* fresh's locks were never used: release them, then move its numbers into key. */
+    key_release_locks(fresh);
+    key_clear(key);
+    key_release_locks(key);
+    ctrsa_pss_restriction pss = key->pss;
+    int refs = key->refs;
+    memcpy(key, fresh, sizeof(*key));
+    key->pss = pss;
+    key->refs = refs;
+    pthread_mutex_init(&key->d_hash_lock, NULL);
+    ctrsa_blinding_init(key);
+    OPENSSL_free(fresh);
+    return 1;
+}
+
+void ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
+{
+    *out = key->numbers;
+}
+
+int ctrsa_key_has_public(const CTRSA_KEY *key) { return key != NULL && key->has_public; }
+int ctrsa_key_has_private(const CTRSA_KEY *key) { return key != NULL && key->has_private; }
+size_t ctrsa_key_bits(const CTRSA_KEY *key) { return key->bits; }
+size_t ctrsa_key_size(const CTRSA_KEY *key) { return key->k; }
+CTRSA_PROVCTX *ctrsa_key_provctx(const CTRSA_KEY *key) { return key->prov; }
+ctrsa_pss_restriction *ctrsa_key_pss(CTRSA_KEY *key) { return &key->pss; }
+
+/*
+ * Security strength of an RSA modulus (NIST SP 800-56B rev 2 appendix D, as OpenSSL
+ * computes it): the GNFS estimate, rounded down to a multiple of 8, with the table values.
+ */
+int ctrsa_key_security_bits(const CTRSA_KEY *key)
+{
+    static const struct { size_t bits; int strength; } table[] = {
+        {2048, 112}, {3072, 128}, {4096, 152}, {6144, 176}, {7680, 192}, {8192, 200},
+        {15360, 256},
+    };
+    size_t n = key->bits;
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (n == table[i].bits)
+            return table[i].strength;
+    if (n < 8)
+        return 0;
+    /* 1.923 * cbrt(x * ln(x)^2) - 4.69, x = n * ln 2, in bits; integer-free approximation
+     * by bisection on the table would be coarser, so use the formula. */
+    double x = (double)n * 0.69314718055994530942;
+    double lx = __builtin_log(x);
+    double y = (1.923 * __builtin_cbrt(x * lx * lx) - 4.69) / 0.69314718055994530942;
+    int s = (int)y;
+    s = (s / 8) * 8;
+    return s;
+}
+
+int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private)
+{
+    const ctrsa_key_numbers *x = &a->numbers, *y = &b->numbers;
+    if (!a->has_public || !b->has_public)
+        return 0;
+    if (x->n.len != y->n.len || memcmp(x->n.p, y->n.p, x->n.len) != 0
+        || x->e.len != y->e.len || memcmp(x->e.p, y->e.p, x->e.len) != 0)
+        return 0;
+    if (!want_private)
+        return 1;
+    if (!a->has_private || !b->has_private)
+        return 0;
+    return ctbn_eq(a->d, b->d, a->nlimbs) != 0;
+}
+
+CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
+{
+    CTRSA_KEY *copy = ctrsa_key_new(key->prov);
+    if (copy == NULL)
+        return NULL;
+    copy->pss = key->pss;
+    if (!key->has_public)
+        return copy;
+    ctrsa_key_numbers nums = key->numbers;
+    if (!with_private) {
+        ctrsa_num n = nums.n, e = nums.e;
+        memset(&nums, 0, sizeof(nums));
+        nums.n = n;
+        nums.e = e;
+    }
+    if (!ctrsa_key_set(copy, &nums)) {
+        ctrsa_key_free(copy);
+        return NULL;
+    }
+    return copy;
+}
+
+int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
+{
+    if (!key->has_public)
+        return 0;
+    if (!check_private)
+        return 1;
+    if (!key->has_private)
+        return 0;
+    /* The numbers were checked on import; the pairwise test runs the real operations. */
+    size_t k = key->k;
+    uint8_t *x = OPENSSL_zalloc(k), *s = OPENSSL_zalloc(k), *y = OPENSSL_zalloc(k);
+    int ok = 0;
+    if (x != NULL && s != NULL && y != NULL
+        && ctrsa_random_bytes(key->prov, x + 1, k - 1)
+        && ctrsa_key_private_op((CTRSA_KEY *)key, s, x)
+        && ctrsa_key_public_op(key, y, s))
+        ok = CRYPTO_memcmp(x, y, k) == 0;
+    if (!ok)
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "pairwise test failed");
+    OPENSSL_clear_free(x, k);
+    OPENSSL_clear_free(s, k);
+    OPENSSL_clear_free(y, k);
+    return ok;
+}
+
+int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32])
+{
+    int ok = 0;
+    if (!key->has_private)
+        return 0;
+    pthread_mutex_lock(&key->d_hash_lock);
+    if (!key->d_hash_ready) {
+        uint8_t *dk = OPENSSL_zalloc(key->k);
+        EVP_MD *sha256 = EVP_MD_fetch(key->prov->libctx, "SHA2-256", NULL);
+        unsigned int len = 0;
+        if (dk != NULL && sha256 != NULL) {
+            ctbn_to_bytes(dk, key->k, key->d, key->nlimbs);
+            key->d_hash_ready = EVP_Digest(dk, key->k, key->d_hash, &len, sha256, NULL) == 1;
+        }
+        EVP_MD_free(sha256);
+        OPENSSL_clear_free(dk, key->k);
+    }
+    if (key->d_hash_ready) {
+        memcpy(out, key->d_hash, 32);
+        ok = 1;
+    }
+    pthread_mutex_unlock(&key->d_hash_lock);
+    if (!ok)
+        CTRSA_RAISE(key->prov, CTRSA_R_INTERNAL, "SHA-256 of d is not available");
+    return ok;
+}

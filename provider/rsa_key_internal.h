@@ -1,0 +1,87 @@
+/*
+ * The inside of the RSA key object, shared by rsa_key.c (import, checks, export),
+ * rsa_private.c (the private operation), rsa_public.c (the fast verify path) and
+ * blinding.c (the blinding cache). Nothing outside these files sees it.
+ */
+#ifndef CTRSA_RSA_KEY_INTERNAL_H
+#define CTRSA_RSA_KEY_INTERNAL_H
+
+#include <pthread.h>
+#include "bignum.h"
+#include "rsa_key.h"
+
+/* Pairs in the blinding cache: threads take the first free one, so up to this many
+ * private operations on one key run without waiting for each other. */
+#define CTRSA_BLINDING_SLOTS 8
+/* A pair is squared after each use and replaced by a fresh random one after this many. */
+#define CTRSA_BLINDING_MAX_USES 32
+
+/*
+ * One blinding pair with its own lock and the scratch space of the private operation that
+ * uses it. A and Ai are in Montgomery form modulo n: A = r^e * R, Ai = r^-1 * R, for a
+ * secret random r. generation/pid record the process that made the pair (fork detection).
+ */
+typedef struct ctrsa_blinding_slot {
+    pthread_mutex_t lock;
+    int ready;              /* A and Ai hold a pair */
+    unsigned uses;          /* uses since the last fresh pair */
+    uint64_t generation;    /* fork generation at creation */
+    long pid;
+    ctbn_limb *A, *Ai;      /* nlimbs each; secret */
+    ctbn_limb *scratch;     /* key->scratch_limbs; secret contents */
+} ctrsa_blinding_slot;
+
+struct ctrsa_key {
+    CTRSA_PROVCTX *prov;
+    int refs;
+
+    /* Public part (public values). */
+    int has_public;
+    size_t bits, k, nlimbs;  /* bit length of n, its byte length, its limb count */
+    ctbn_mont *mont_n;       /* Montgomery context of n, built once */
+    ctbn_limb *e;            /* e, en limbs */
+    size_t en;
+
+    /* Private part (secret values). */
+    int has_private;
+    int crt;                 /* two primes with dP, dQ, qInv: the CRT path */
+    ctbn_limb *d;            /* nlimbs; used when !crt */
+    ctbn_mont *mont_p, *mont_q;   /* crt only */
+    ctbn_limb *dp, *dq;      /* plimbs, qlimbs; crt only */
+    ctbn_limb *qinv_mont;    /* qInv * R mod p (Montgomery form); crt only */
+    ctbn_limb *q_plain;      /* q as plain limbs (qlimbs); crt only */
+    size_t plimbs, qlimbs, pbits, qbits;
+
+    /* The numbers as imported, big-endian without leading zeros, for export. */
+    uint8_t *numbers_blob;   /* one allocation holding every number below; wiped on free */
+    size_t numbers_blob_len;
+    ctrsa_key_numbers numbers;
+
+    /* Blinding cache; scratch_limbs is the private operation's need. */
+    ctrsa_blinding_slot slots[CTRSA_BLINDING_SLOTS];
+    size_t scratch_limbs;
+
+    /* Cached SHA-256(d) for implicit rejection. */
+    pthread_mutex_t d_hash_lock;
+    int d_hash_ready;
+    uint8_t d_hash[32];
+
+    ctrsa_pss_restriction pss;
+};
+
+/* blinding.c */
+void ctrsa_blinding_init(CTRSA_KEY *key);
+void ctrsa_blinding_free(CTRSA_KEY *key);
+/*
+ * Take a blinding slot for one private operation: locked, its pair fresh for this process
+ * and ready, its scratch allocated. Returns NULL (error raised) on failure.
+ * CT: which slot is taken depends on thread scheduling only, never on secrets.
+ */
+ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key);
+/* Square the pair for its next use (A := A^2, Ai := Ai^2) and unlock. */
+void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot);
+
+/* Limb-count helpers. */
+size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key);
+
+#endif

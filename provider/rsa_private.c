@@ -1,0 +1,94 @@
+/*
+ * The private operation (sign, decrypt): blinding from the key's cache, CRT with both halves
+ * through the engine's two-at-once modexp, recombination, unblinding, and a check of the
+ * result with the public exponent before anything is written out.
+ *
+ * Secret: d, p, q, dP, dQ, qInv, the blinding pair, and every intermediate value; the input
+ * and output are handled as secret too (a decrypted block is). Public: the key's lengths,
+ * whether the input is below n (a property of the ciphertext), and whether the final check
+ * passed (it fails only on a fault).
+ */
+#include <openssl/crypto.h>
+#include "rsa_key_internal.h"
+
+/* Temporaries of one operation, past the modexp's own scratch: see the layout below. */
+#define PRIVATE_TEMPS(nl) (20 * (size_t)(nl))
+
+size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key)
+{
+    size_t modexp = key->crt ? CTBN_MODEXP2_SCRATCH(key->plimbs, key->qlimbs)
+                             : CTBN_MODEXP_SCRATCH(key->nlimbs);
+    if (modexp < CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs)
+        modexp = CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs;
+    return modexp + PRIVATE_TEMPS(key->nlimbs);
+}
+
+/* mb := cb^d mod n by CRT: cb mod p and mod q, two half-size modexps, Garner's formula. */
+static void private_crt(const CTRSA_KEY *key, ctbn_limb *mb, const ctbn_limb *cb,
+                        ctbn_limb *tmp, ctbn_limb *work)
+{
+    size_t nl = key->nlimbs, pl = key->plimbs, ql = key->qlimbs;
+    ctbn_limb *cp = tmp, *cq = cp + pl, *mp = cq + ql, *mq = mp + pl, *mqp = mq + ql;
+    ctbn_limb *h = mqp + pl, *prod = h + pl, *red = prod + pl + ql;
+
+    ctbn_mod_reduce(key->mont_p, cp, cb, nl, red);
+    ctbn_mod_reduce(key->mont_q, cq, cb, nl, red);
+    ctbn_modexp2_ct(key->mont_p, mp, cp, key->dp, key->pbits,
+                    key->mont_q, mq, cq, key->dq, key->qbits, work);
+    /* h = (mp - mq) * qInv mod p; qinv_mont is in Montgomery form, so one MontMul. */
+    ctbn_mod_reduce(key->mont_p, mqp, mq, ql, red);
+    ctbn_mod_sub(mp, mp, mqp, key->mont_p->m, pl);
+    ctbn_mont_mul(key->mont_p, h, mp, key->qinv_mont);
+    /* m = mq + q * h < n, computed over pl + ql >= nl limbs. */
+    ctbn_mul(prod, key->q_plain, ql, h, pl);
+    ctbn_zero(red, pl + ql);
+    ctbn_copy(red, mq, ql);
+    ctbn_add(prod, prod, red, pl + ql);
+    ctbn_copy(mb, prod, nl);
+}
+
+int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+{
+    if (key == NULL || !key->has_private) {
+        CTRSA_RAISE(key ? key->prov : NULL, CTRSA_R_NOT_PRIVATE_KEY,
+                    "a private key is needed");
+        return 0;
+    }
+    size_t nl = key->nlimbs;
+    ctrsa_blinding_slot *slot = ctrsa_blinding_acquire(key);
+    if (slot == NULL)
+        return 0;
+
+    /* Layout: c, cb, mb, m, chk (nl each), then the CRT temporaries, then the modexp's. */
+    ctbn_limb *c = slot->scratch, *cb = c + nl, *mb = cb + nl, *m = mb + nl, *chk = m + nl;
+    ctbn_limb *tmp = chk + nl;
+    ctbn_limb *work = slot->scratch + PRIVATE_TEMPS(nl);
+
+    ctbn_from_bytes(c, nl, in, key->k);
+    if (!ctbn_lt(c, key->mont_n->m, nl)) {
+        pthread_mutex_unlock(&slot->lock); /* pair unused: no need to advance it */
+        CTRSA_RAISE(key->prov, CTRSA_R_INPUT_TOO_LARGE, "the input is not less than n");
+        return 0;
+    }
+
+    ctbn_mont_mul(key->mont_n, cb, c, slot->A); /* cb = c * r^e mod n */
+    if (key->crt)
+        private_crt(key, mb, cb, tmp, work);
+    else
+        ctbn_modexp_ct(key->mont_n, mb, cb, key->d, key->bits, work);
+    ctbn_mont_mul(key->mont_n, m, mb, slot->Ai); /* m = mb * r^-1 mod n */
+
+    /* The result must map back to the input under e: a fault is never released. */
+    ctbn_modexp_public_vartime(key->mont_n, chk, m, key->e, key->en, tmp);
+    int ok = ctbn_eq(chk, c, nl) != 0;
+    if (ok)
+        ctbn_to_bytes(out, key->k, m, nl);
+    OPENSSL_cleanse(slot->scratch, key->scratch_limbs * sizeof(ctbn_limb));
+    ctrsa_blinding_release(key, slot);
+    if (!ok) {
+        CTRSA_RAISE(key->prov, CTRSA_R_FAULT_DETECTED,
+                    "the private-key result failed its check; nothing was released");
+        return 0;
+    }
+    return 1;
+}
