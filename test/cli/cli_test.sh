@@ -1,0 +1,226 @@
+#!/bin/sh
+# The real openssl command line with ctrsa loaded through a configuration file. OpenSSL 3.0
+# can fall back to its built-in code silently, so each step checks the CTRSA_TRACE file for
+# the line ctrsa writes per operation ("ctrsa: <op> bits=<n> pad=<padding>"); results are
+# cross-checked with openssl running without any configuration (default provider only).
+#
+# Usage: cli_test.sh [path to openssl]. Environment (set by meson): CTRSA_MODULE_DIR (holds
+# ctrsa.so), CTRSA_SOURCE_ROOT.
+# Uses $CTRSA_SOURCE_ROOT/provider.cnf when it exists, otherwise a configuration of its own
+# with the same meaning (ctrsa + default, default_properties = ?provider=ctrsa).
+set -u
+
+: "${CTRSA_MODULE_DIR:?CTRSA_MODULE_DIR must name the folder holding ctrsa.so}"
+: "${CTRSA_SOURCE_ROOT:?CTRSA_SOURCE_ROOT must name the source root}"
+OPENSSL=${1:-${OPENSSL:-openssl}}
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+failures=0
+steps=0
+
+if [ -f "$CTRSA_SOURCE_ROOT/provider.cnf" ]; then
+    conf=$CTRSA_SOURCE_ROOT/provider.cnf
+else
+    conf=$tmp/provider.cnf
+    cat > "$conf" <<EOF
+openssl_conf = openssl_init
+
+[openssl_init]
+providers = provider_sect
+alg_section = algorithm_sect
+
+[provider_sect]
+ctrsa = ctrsa_sect
+default = default_sect
+
+[ctrsa_sect]
+module = $CTRSA_MODULE_DIR/ctrsa.so
+activate = 1
+
+[default_sect]
+activate = 1
+
+[algorithm_sect]
+default_properties = ?provider=ctrsa
+EOF
+fi
+echo "configuration: $conf"
+trace=$tmp/trace.log
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# openssl with ctrsa loaded and tracing to $trace (emptied first).
+ctrsa_ssl() {
+    : > "$trace"
+    OPENSSL_CONF=$conf OPENSSL_MODULES=$CTRSA_MODULE_DIR CTRSA_TRACE=$trace "$OPENSSL" "$@"
+}
+
+# openssl with no configuration: the default provider alone (the oracle).
+plain_ssl() {
+    env -u CTRSA_TRACE OPENSSL_CONF=/dev/null "$OPENSSL" "$@"
+}
+
+# run NAME CMD...: one step; it must succeed.
+run() {
+    name=$1
+    shift
+    steps=$((steps + 1))
+    if "$@" > "$tmp/out" 2>&1; then
+        echo "ok: $name"
+        return 0
+    fi
+    fail "$name"
+    sed 's/^/    /' "$tmp/out"
+    return 1
+}
+
+# refuse NAME CMD...: one step; it must fail.
+refuse() {
+    name=$1
+    shift
+    steps=$((steps + 1))
+    if "$@" > "$tmp/out" 2>&1; then
+        fail "$name (succeeded, should have failed)"
+        return 1
+    fi
+    echo "ok: $name (refused)"
+}
+
+# traced OP PAD: the last ctrsa_ssl run wrote "ctrsa: OP bits=2048 pad=PAD".
+traced() {
+    steps=$((steps + 1))
+    if grep -q "^ctrsa: $1 bits=2048 pad=$2\$" "$trace"; then
+        echo "ok:   trace shows ctrsa: $1 bits=2048 pad=$2"
+        return 0
+    fi
+    fail "trace lacks 'ctrsa: $1 bits=2048 pad=$2'; it holds:"
+    sed 's/^/    /' "$trace"
+    return 1
+}
+
+same_file() {
+    steps=$((steps + 1))
+    if cmp -s "$2" "$3"; then
+        echo "ok: $1"
+    else
+        fail "$1: $2 and $3 differ"
+    fi
+}
+
+# ---- the provider is there ----
+run "list -providers -verbose" ctrsa_ssl list -providers -verbose
+if ! grep -q ctrsa "$tmp/out"; then
+    fail "ctrsa not listed by openssl list -providers"
+    sed 's/^/    /' "$tmp/out"
+fi
+
+# ---- a key made by the default provider ----
+key=$tmp/key.pem
+pub=$tmp/pub.pem
+run "genpkey (default provider)" \
+    plain_ssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$key" || exit 1
+run "pkey -pubout" plain_ssl pkey -in "$key" -pubout -out "$pub" || exit 1
+printf 'ctrsa command-line test message\n' > "$tmp/msg"
+plain_ssl dgst -sha256 -binary -out "$tmp/msg.sha256" "$tmp/msg"
+
+# ---- pkeyutl sign / verify ----
+if run "pkeyutl -sign" ctrsa_ssl pkeyutl -sign -inkey "$key" -in "$tmp/msg.sha256" \
+        -pkeyopt digest:sha256 -out "$tmp/pk.sig"; then
+    traced sign pkcs1
+    run "pkeyutl -sign (default provider)" plain_ssl pkeyutl -sign -inkey "$key" \
+        -in "$tmp/msg.sha256" -pkeyopt digest:sha256 -out "$tmp/pk.ref"
+    same_file "pkeyutl PKCS#1 signature equals the default provider's" "$tmp/pk.sig" "$tmp/pk.ref"
+    run "pkeyutl -verify" ctrsa_ssl pkeyutl -verify -pubin -inkey "$pub" \
+        -in "$tmp/msg.sha256" -sigfile "$tmp/pk.sig" -pkeyopt digest:sha256 && traced verify pkcs1
+    run "pkeyutl -verify (default provider)" plain_ssl pkeyutl -verify -pubin -inkey "$pub" \
+        -in "$tmp/msg.sha256" -sigfile "$tmp/pk.sig" -pkeyopt digest:sha256
+    # A tampered signature: flip the last byte.
+    cp "$tmp/pk.sig" "$tmp/pk.bad"
+    last=$(od -An -tu1 -j255 -N1 "$tmp/pk.sig" | tr -d ' ')
+    printf "$(printf '\\%03o' $(( (last + 1) % 256 )))" |
+        dd of="$tmp/pk.bad" bs=1 seek=255 conv=notrunc 2>/dev/null
+    refuse "pkeyutl -verify of a tampered signature" ctrsa_ssl pkeyutl -verify -pubin \
+        -inkey "$pub" -in "$tmp/msg.sha256" -sigfile "$tmp/pk.bad" -pkeyopt digest:sha256
+fi
+
+# ---- dgst -sign / -verify, PKCS#1 v1.5 and PSS ----
+if run "dgst -sha256 -sign" ctrsa_ssl dgst -sha256 -sign "$key" -out "$tmp/d.sig" "$tmp/msg"; then
+    traced sign pkcs1
+    plain_ssl dgst -sha256 -sign "$key" -out "$tmp/d.ref" "$tmp/msg"
+    same_file "dgst PKCS#1 signature equals the default provider's" "$tmp/d.sig" "$tmp/d.ref"
+    run "dgst -sha256 -verify" ctrsa_ssl dgst -sha256 -verify "$pub" -signature "$tmp/d.sig" \
+        "$tmp/msg" && traced verify pkcs1
+    refuse "dgst -verify of a tampered signature" ctrsa_ssl dgst -sha256 -verify "$pub" \
+        -signature "$tmp/pk.bad" "$tmp/msg"
+fi
+pss="-sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:digest"
+# shellcheck disable=SC2086
+if run "dgst -sha256 -sign (pss)" ctrsa_ssl dgst -sha256 -sign "$key" $pss \
+        -out "$tmp/pss.sig" "$tmp/msg"; then
+    traced sign pss
+    # shellcheck disable=SC2086
+    run "dgst -verify (pss, default provider)" plain_ssl dgst -sha256 -verify "$pub" $pss \
+        -signature "$tmp/pss.sig" "$tmp/msg"
+    # shellcheck disable=SC2086
+    run "dgst -verify (pss)" ctrsa_ssl dgst -sha256 -verify "$pub" $pss \
+        -signature "$tmp/pss.sig" "$tmp/msg" && traced verify pss
+    # shellcheck disable=SC2086
+    plain_ssl dgst -sha256 -sign "$key" $pss -out "$tmp/pss.ref" "$tmp/msg"
+    # shellcheck disable=SC2086
+    run "dgst -verify (pss, signed by the default provider)" ctrsa_ssl dgst -sha256 \
+        -verify "$pub" -sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:auto \
+        -signature "$tmp/pss.ref" "$tmp/msg" && traced verify pss
+    # shellcheck disable=SC2086
+    refuse "dgst -verify of a PKCS#1 signature as PSS" ctrsa_ssl dgst -sha256 -verify "$pub" \
+        $pss -signature "$tmp/d.ref" "$tmp/msg"
+fi
+
+# ---- a self-signed certificate ----
+cert=$tmp/cert.pem
+if run "req -x509 -new" ctrsa_ssl req -x509 -new -key "$key" -sha256 -days 2 \
+        -subj "/CN=ctrsa CLI test" -out "$cert"; then
+    traced sign pkcs1
+    run "verify self-signed (ctrsa)" ctrsa_ssl verify -CAfile "$cert" "$cert" &&
+        traced verify pkcs1
+    run "verify self-signed (default provider)" plain_ssl verify -CAfile "$cert" "$cert"
+fi
+
+# ---- asym-cipher, when ctrsa has one ----
+if ctrsa_ssl list -asymcipher-algorithms 2>/dev/null | grep -q '@ ctrsa'; then
+    head -c 48 /dev/urandom > "$tmp/secret"
+    for mode in oaep pkcs1; do
+        opts="-pkeyopt rsa_padding_mode:$mode"
+        [ "$mode" = oaep ] && opts="$opts -pkeyopt rsa_oaep_md:sha256 -pkeyopt rsa_mgf1_md:sha256"
+        # shellcheck disable=SC2086
+        if run "pkeyutl -encrypt ($mode)" ctrsa_ssl pkeyutl -encrypt -pubin -inkey "$pub" \
+                $opts -in "$tmp/secret" -out "$tmp/ct.$mode"; then
+            traced encrypt "$mode"
+            # shellcheck disable=SC2086
+            run "pkeyutl -decrypt ($mode)" ctrsa_ssl pkeyutl -decrypt -inkey "$key" $opts \
+                -in "$tmp/ct.$mode" -out "$tmp/pt.$mode" && traced decrypt "$mode"
+            same_file "decrypted ($mode) equals the secret" "$tmp/secret" "$tmp/pt.$mode"
+            # shellcheck disable=SC2086
+            run "pkeyutl -decrypt ($mode, default provider)" plain_ssl pkeyutl -decrypt \
+                -inkey "$key" $opts -in "$tmp/ct.$mode" -out "$tmp/pt2.$mode"
+            same_file "default provider decrypts ctrsa's ($mode)" "$tmp/secret" "$tmp/pt2.$mode"
+        fi
+        # Encrypted by the default provider, decrypted by ctrsa.
+        # shellcheck disable=SC2086
+        plain_ssl pkeyutl -encrypt -pubin -inkey "$pub" $opts -in "$tmp/secret" \
+            -out "$tmp/ct2.$mode"
+        # shellcheck disable=SC2086
+        run "pkeyutl -decrypt ($mode, encrypted by the default provider)" ctrsa_ssl pkeyutl \
+            -decrypt -inkey "$key" $opts -in "$tmp/ct2.$mode" -out "$tmp/pt3.$mode" &&
+            traced decrypt "$mode"
+        same_file "ctrsa decrypts the default provider's ($mode)" "$tmp/secret" "$tmp/pt3.$mode"
+    done
+else
+    echo "SKIP asym-cipher part: ctrsa lists no asym-cipher algorithm (openssl list -asymcipher-algorithms)"
+fi
+
+echo "$steps checks, $failures failed"
+[ "$failures" -eq 0 ]
