@@ -238,12 +238,12 @@ static void test_fork(void **state)
     assert_memory_not_equal(cps, pss, SIGLEN);
 }
 
-/* After the fork test, threads still work in the parent. */
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_share_key),
         cmocka_unit_test(test_fork),
+        /* After the fork, threads still work in the parent. */
         cmocka_unit_test(test_threads_share_key),
     };
 

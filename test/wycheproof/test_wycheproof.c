@@ -194,6 +194,9 @@ static EVP_PKEY *key_from_numbers(const record *r)
             || EVP_PKEY_fromdata(ctx, &key, selection, params) != 1) {
         tu_print_errors("key import");
         key = NULL;
+    } else if (!tu_pkey_in_named_provider(key, tu_provider_name())) {
+        EVP_PKEY_free(key);
+        key = NULL;
     }
     EVP_PKEY_CTX_free(ctx);
     OSSL_PARAM_free(params);
