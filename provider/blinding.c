@@ -84,8 +84,10 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
                 r[i] &= ((uint64_t)1 << (top - lo)) - 1;
         }
         r[0] |= ctbn_is_zero(r, nl) & 1; /* r = 0 would not invert: make it 1 */
-        if (!ctbn_mod_inverse_ct(slot->Ai, r, key->mont_n->m, nl, work))
-            continue; /* r shares a factor with n: draw again */
+        ctbn_mask invertible = ctbn_mod_inverse_ct(slot->Ai, r, key->mont_n->m, nl, work);
+        CTRSA_DECLASSIFY(&invertible, sizeof(invertible));
+        if (!invertible)
+            continue; /* r shares a factor with n: draw again (r is thrown away) */
         ctbn_modexp_public_vartime(key->mont_n, slot->A, r, key->e, key->en, work);
         ctbn_to_mont(key->mont_n, slot->A, slot->A);
         ctbn_to_mont(key->mont_n, slot->Ai, slot->Ai);
