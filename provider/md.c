@@ -1,5 +1,6 @@
 /* Digest fetch and the EVP adapter for ctrsa_hash. See md.h. */
 #include <string.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include "md.h"
 
@@ -81,6 +82,20 @@ int ctrsa_md_fetch(const CTRSA_PROVCTX *prov, ctrsa_md *out, const char *name,
     ctrsa_md_reset(out);
     *out = fresh;
     return 1;
+}
+
+int ctrsa_md_fetch_for_ctx(const CTRSA_PROVCTX *prov, ctrsa_md *out, const char *name,
+                           const char *props, const char *ctx_propq)
+{
+    if (props != NULL || ctx_propq == NULL || ctx_propq[0] == '\0')
+        return ctrsa_md_fetch(prov, out, name, props);
+    ERR_set_mark();
+    if (ctrsa_md_fetch(prov, out, name, ctx_propq)) {
+        ERR_clear_last_mark();
+        return 1;
+    }
+    ERR_pop_to_mark();
+    return ctrsa_md_fetch(prov, out, name, NULL);
 }
 
 void ctrsa_md_reset(ctrsa_md *m)

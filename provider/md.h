@@ -29,6 +29,16 @@ typedef struct ctrsa_md {
 int ctrsa_md_fetch(const CTRSA_PROVCTX *prov, ctrsa_md *out, const char *name,
                    const char *props);
 
+/*
+ * The fetch an operation context wants: with `props` when the application set digest
+ * properties explicitly ("properties", "mgf1-properties", "digest-props"); otherwise with
+ * the context's own property query `ctx_propq` (what newctx received: it selected this
+ * provider's operation and often says "provider=ctrsa", which has no digests), falling back
+ * to no query, without leaving errors, when nothing matches it. Errors as ctrsa_md_fetch.
+ */
+int ctrsa_md_fetch_for_ctx(const CTRSA_PROVCTX *prov, ctrsa_md *out, const char *name,
+                           const char *props, const char *ctx_propq);
+
 /* Release what *m holds and leave it empty (md == NULL). Safe on an empty or zeroed struct. */
 void ctrsa_md_reset(ctrsa_md *m);
 
