@@ -17,7 +17,10 @@ const char *tu_provider_name(void)
 const char *tu_propq(void)
 {
     static char buf[128];
+    const char *override = getenv("CTRSA_TEST_PROPQ");
 
+    if (override != NULL && override[0] != '\0')
+        return override;
     snprintf(buf, sizeof(buf), "provider=%s", tu_provider_name());
     return buf;
 }

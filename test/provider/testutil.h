@@ -23,7 +23,11 @@ typedef struct tu_env {
 /* Name of the provider under test ("ctrsa" unless CTRSA_TEST_PROVIDER says otherwise). */
 const char *tu_provider_name(void);
 
-/* "provider=<name under test>": the property query that forces the provider under test. */
+/*
+ * "provider=<name under test>": the property query that forces the provider under test.
+ * CTRSA_TEST_PROPQ overrides it (e.g. "?provider=ctrsa", a mere preference); the checks that
+ * each operation ran in the provider under test still apply.
+ */
 const char *tu_propq(void);
 
 /* "provider=default": the oracle's property query. */
