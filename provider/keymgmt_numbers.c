@@ -1,0 +1,413 @@
+/* Key numbers as OSSL_PARAMs. See keymgmt_numbers.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stddef.h>
+#include "keymgmt_numbers.h"
+
+_Static_assert(CTRSA_MAX_PRIMES == 5, "CTRSA_KEY_NUMBER_LIST names exactly 5 primes");
+
+enum number_kind { KIND_N, KIND_E, KIND_D, KIND_FACTOR, KIND_EXPONENT, KIND_COEFFICIENT };
+
+struct number_entry {
+    const char *name;
+    enum number_kind kind;
+    size_t index;
+};
+
+#define CTRSA_NUMBER_ENTRY(name, kind, index) { name, KIND_##kind, index },
+static const struct number_entry number_table[] = {
+    CTRSA_KEY_NUMBER_LIST(CTRSA_NUMBER_ENTRY)
+};
+#define NUMBER_TABLE_SIZE (sizeof(number_table) / sizeof(number_table[0]))
+/* CTRSA_KEY_NUMBER_LIST starts with n, e, d, in this order. */
+enum { ENTRY_N = 0, ENTRY_E = 1, ENTRY_D = 2 };
+_Static_assert(NUMBER_TABLE_SIZE == CTRSA_KEY_NUMBER_COUNT, "table and count agree");
+
+static int kind_is_public(enum number_kind kind)
+{
+    return kind == KIND_N || kind == KIND_E;
+}
+
+/* Where an entry's number lives; NULL for a factor slot beyond the key's prime count. */
+static const ctrsa_num *slot_of(const ctrsa_key_numbers *nums, const struct number_entry *e)
+{
+    switch (e->kind) {
+    case KIND_N:
+        return &nums->n;
+    case KIND_E:
+        return &nums->e;
+    case KIND_D:
+        return &nums->d;
+    case KIND_FACTOR:
+        return e->index < nums->nprimes ? &nums->primes[e->index] : NULL;
+    case KIND_EXPONENT:
+        return e->index < nums->nprimes ? &nums->exps[e->index] : NULL;
+    case KIND_COEFFICIENT:
+        return e->index + 1 < nums->nprimes ? &nums->coeffs[e->index] : NULL;
+    }
+    return NULL;
+}
+
+static ctrsa_num *slot_for_import(ctrsa_key_numbers *nums, const struct number_entry *e)
+{
+    switch (e->kind) {
+    case KIND_N:
+        return &nums->n;
+    case KIND_E:
+        return &nums->e;
+    case KIND_D:
+        return &nums->d;
+    case KIND_FACTOR:
+        return &nums->primes[e->index];
+    case KIND_EXPONENT:
+        return &nums->exps[e->index];
+    case KIND_COEFFICIENT:
+        return &nums->coeffs[e->index];
+    }
+    return NULL;
+}
+
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    uint8_t first;
+
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+/* be[0..len) := the native-endian integer native[0..len). CT: only len leaks. */
+static void native_to_be(uint8_t *be, const uint8_t *native, size_t len)
+{
+    size_t i;
+
+    if (host_is_little_endian()) {
+        for (i = 0; i < len; i++)
+            be[i] = native[len - 1 - i];
+    } else {
+        memcpy(be, native, len);
+    }
+}
+
+/* native[0..size) := be[0..len) zero-extended, native-endian; size >= len. CT: sizes leak. */
+static void be_to_native(uint8_t *native, size_t size, const uint8_t *be, size_t len)
+{
+    size_t i;
+
+    if (host_is_little_endian()) {
+        for (i = 0; i < len; i++)
+            native[i] = be[len - 1 - i];
+        memset(native + len, 0, size - len);
+    } else {
+        memset(native, 0, size - len);
+        memcpy(native + (size - len), be, len);
+    }
+}
+
+/*
+ * The bytes of v to publish: public numbers without leading zero bytes (at least one byte
+ * kept), private numbers at their stored length so that their value does not steer the
+ * length. CT: branches on the bytes of public numbers only.
+ */
+static ctrsa_num published(const ctrsa_num *v, int is_public)
+{
+    ctrsa_num out = *v;
+
+    if (is_public)
+        while (out.len > 1 && out.p[0] == 0) {
+            out.p++;
+            out.len--;
+        }
+    return out;
+}
+
+/* Bit i set for each present entry of `kind` with index i. */
+static unsigned int present_mask(const OSSL_PARAM *const found[], enum number_kind kind)
+{
+    unsigned int mask = 0;
+    size_t i;
+
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++)
+        if (number_table[i].kind == kind && found[i] != NULL)
+            mask |= 1u << number_table[i].index;
+    return mask;
+}
+
+/* k if mask is bits 0..k-1 exactly, else (size_t)-1. */
+static size_t contiguous_count(unsigned int mask)
+{
+    size_t k = 0;
+
+    while ((mask & (1u << k)) != 0)
+        k++;
+    return mask == (1u << k) - 1 ? k : (size_t)-1;
+}
+
+/* Refuse keys with more primes than CTRSA_MAX_PRIMES, rather than ignore their numbers. */
+static int check_no_extra_primes(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[])
+{
+    static const char *const prefixes[] = {
+        OSSL_PKEY_PARAM_RSA_FACTOR, OSSL_PKEY_PARAM_RSA_EXPONENT, OSSL_PKEY_PARAM_RSA_COEFFICIENT
+    };
+    char name[32];
+    size_t i, k;
+
+    for (i = 0; i < 3; i++) {
+        /* coefficients are numbered one lower than the factor they complete */
+        for (k = CTRSA_MAX_PRIMES + (i == 2 ? 0 : 1); k <= 10; k++) {
+            snprintf(name, sizeof(name), "%s%zu", prefixes[i], k);
+            if (OSSL_PARAM_locate_const(params, name) != NULL) {
+                CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY,
+                            "parameter %s: keys with more than %d prime factors are not "
+                            "supported", name, CTRSA_MAX_PRIMES);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* The shape rules of ctrsa_param_numbers_read for the private numbers. */
+static int check_private_shape(const CTRSA_PROVCTX *prov, const OSSL_PARAM *const found[],
+                               int has_d, size_t *nprimes)
+{
+    unsigned int fmask = present_mask(found, KIND_FACTOR);
+    unsigned int emask = present_mask(found, KIND_EXPONENT);
+    unsigned int cmask = present_mask(found, KIND_COEFFICIENT);
+    size_t k = contiguous_count(fmask);
+
+    *nprimes = 0;
+    if (!has_d) {
+        if ((fmask | emask | cmask) != 0) {
+            CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
+                        "prime factors or CRT values given without the private exponent d");
+            return 0;
+        }
+        return 1;
+    }
+    if (fmask == 0) {
+        if ((emask | cmask) != 0) {
+            CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
+                        "CRT exponents or coefficients given without the prime factors");
+            return 0;
+        }
+        return 1;
+    }
+    if (k == (size_t)-1 || k < 2) {
+        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
+                    "prime factors must be rsa-factor1, rsa-factor2, ... without gaps "
+                    "(at least two)");
+        return 0;
+    }
+    if (emask != (1u << k) - 1 || cmask != (1u << (k - 1)) - 1) {
+        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
+                    "a key with %zu prime factors needs rsa-exponent1..%zu and "
+                    "rsa-coefficient1..%zu", k, k, k - 1);
+        return 0;
+    }
+    *nprimes = k;
+    return 1;
+}
+
+static int is_integer_param(const OSSL_PARAM *p)
+{
+    return p->data_type == OSSL_PARAM_UNSIGNED_INTEGER || p->data_type == OSSL_PARAM_INTEGER;
+}
+
+/*
+ * be[0..*len) := the value of p (an integer parameter, checked by the caller).
+ * Fails for a negative signed integer. CT: reads the top bit of the representation, which
+ * is zero for every valid number; otherwise only data_size steers the code.
+ */
+static int read_integer(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, uint8_t *be,
+                        size_t *len)
+{
+    if (p->data_size == 0 || p->data == NULL) {
+        be[0] = 0;
+        *len = 1;
+        return 1;
+    }
+    native_to_be(be, p->data, p->data_size);
+    if (p->data_type == OSSL_PARAM_INTEGER && (be[0] & 0x80) != 0) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "parameter %s is negative", p->key);
+        return 0;
+    }
+    *len = p->data_size;
+    return 1;
+}
+
+int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[],
+                             int include_private, ctrsa_param_numbers *out)
+{
+    const OSSL_PARAM *found[NUMBER_TABLE_SIZE];
+    size_t i, total = 0, used = 0, nprimes = 0;
+
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++) {
+        const OSSL_PARAM *p = NULL;
+
+        if (include_private || kind_is_public(number_table[i].kind))
+            p = OSSL_PARAM_locate_const(params, number_table[i].name);
+        found[i] = p;
+        if (p == NULL)
+            continue;
+        if (!is_integer_param(p)) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "parameter %s is not an integer", p->key);
+            return 0;
+        }
+        total += p->data_size > 0 ? p->data_size : 1;
+    }
+    if (found[ENTRY_N] == NULL || found[ENTRY_E] == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "the key needs both n and e");
+        return 0;
+    }
+    if (include_private
+        && (!check_no_extra_primes(prov, params)
+            || !check_private_shape(prov, found, found[ENTRY_D] != NULL, &nprimes)))
+        return 0;
+
+    out->buf = malloc(total);
+    if (out->buf == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "no memory for %zu bytes of key numbers",
+                    total);
+        return 0;
+    }
+    out->buf_len = total;
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++) {
+        ctrsa_num *slot;
+        ctrsa_num value;
+        size_t len = 0;
+
+        if (found[i] == NULL)
+            continue;
+        if (!read_integer(prov, found[i], out->buf + used, &len)) {
+            ctrsa_param_numbers_release(out);
+            return 0;
+        }
+        value.p = out->buf + used;
+        value.len = len;
+        used += len;
+        slot = slot_for_import(&out->nums, &number_table[i]);
+        *slot = published(&value, kind_is_public(number_table[i].kind));
+    }
+    out->nums.nprimes = nprimes;
+    return 1;
+}
+
+void ctrsa_param_numbers_release(ctrsa_param_numbers *in)
+{
+    if (in->buf != NULL) {
+        ctrsa_cleanse(in->buf, in->buf_len);
+        free(in->buf);
+    }
+    memset(in, 0, sizeof(*in));
+}
+
+/* The array and its values, in one allocation whose size is kept for the wipe. */
+typedef struct param_block {
+    size_t total;
+    OSSL_PARAM params[];
+} param_block;
+
+/* The number for entry e, if the key has it and the selection includes it. */
+static const ctrsa_num *exported(const ctrsa_key_numbers *nums, const struct number_entry *e,
+                                 int include_private)
+{
+    const ctrsa_num *s;
+
+    if (!include_private && !kind_is_public(e->kind))
+        return NULL;
+    s = slot_of(nums, e);
+    return s != NULL && s->len > 0 ? s : NULL;
+}
+
+OSSL_PARAM *ctrsa_param_numbers_array(const CTRSA_PROVCTX *prov,
+                                      const ctrsa_key_numbers *nums, int include_private,
+                                      size_t extra, size_t *count)
+{
+    size_t i, n = 0, bytes = 0, head;
+    param_block *blk;
+    uint8_t *values;
+
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++) {
+        const ctrsa_num *s = exported(nums, &number_table[i], include_private);
+
+        if (s == NULL)
+            continue;
+        n++;
+        bytes += published(s, kind_is_public(number_table[i].kind)).len;
+    }
+    head = sizeof(param_block) + (n + extra + 1) * sizeof(OSSL_PARAM);
+    blk = malloc(head + bytes);
+    if (blk == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "no memory to export the key");
+        return NULL;
+    }
+    blk->total = head + bytes;
+    values = (uint8_t *)blk + head;
+    n = 0;
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++) {
+        const ctrsa_num *s = exported(nums, &number_table[i], include_private);
+        ctrsa_num v;
+
+        if (s == NULL)
+            continue;
+        v = published(s, kind_is_public(number_table[i].kind));
+        be_to_native(values, v.len, v.p, v.len);
+        blk->params[n++] = OSSL_PARAM_construct_BN(number_table[i].name, values, v.len);
+        values += v.len;
+    }
+    for (i = n; i < n + extra + 1; i++)
+        blk->params[i] = OSSL_PARAM_construct_end();
+    *count = n;
+    return blk->params;
+}
+
+void ctrsa_param_numbers_free_array(OSSL_PARAM *params)
+{
+    param_block *blk;
+
+    if (params == NULL)
+        return;
+    blk = (param_block *)((uint8_t *)params - offsetof(param_block, params));
+    ctrsa_cleanse(blk, blk->total);
+    free(blk);
+}
+
+/* Write v into the integer parameter p, as OSSL_PARAM_set_BN does. CT: as published(). */
+static int write_number(OSSL_PARAM *p, const ctrsa_num *v, int is_public)
+{
+    ctrsa_num pub = published(v, is_public);
+    size_t need;
+
+    if (!is_integer_param(p))
+        return 0;
+    /* a signed integer gets a zero byte on top so that the value stays non-negative */
+    need = pub.len + (p->data_type == OSSL_PARAM_INTEGER ? 1 : 0);
+    p->return_size = need;
+    if (p->data == NULL)
+        return 1;
+    if (p->data_size < need)
+        return 0;
+    be_to_native(p->data, p->data_size, pub.p, pub.len);
+    p->return_size = p->data_size;
+    return 1;
+}
+
+int ctrsa_param_numbers_get(const ctrsa_key_numbers *nums, OSSL_PARAM params[])
+{
+    size_t i;
+
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++) {
+        OSSL_PARAM *p = OSSL_PARAM_locate(params, number_table[i].name);
+        const ctrsa_num *s;
+
+        if (p == NULL)
+            continue;
+        s = exported(nums, &number_table[i], 1);
+        if (s != NULL && !write_number(p, s, kind_is_public(number_table[i].kind)))
+            return 0;
+    }
+    return 1;
+}

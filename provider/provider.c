@@ -1,0 +1,157 @@
+/*
+ * The provider entry: OSSL_provider_init, the provider context (a child library context
+ * for digests and randomness), the provider parameters and the algorithm tables.
+ */
+#include <stdlib.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include "prov.h"
+#include "core_errors.h"
+#include "dispatch.h"
+
+#ifndef CTRSA_VERSION
+#error "CTRSA_VERSION must be defined by the build (top-level meson.build)"
+#endif
+
+#define CTRSA_PROVIDER_NAME "ctrsa"
+#define CTRSA_PROPS "provider=ctrsa"
+
+#if defined(__clang__)
+#define CTRSA_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define CTRSA_COMPILER "gcc " __VERSION__
+#else
+#define CTRSA_COMPILER "an unknown C compiler"
+#endif
+
+#define CTRSA_BUILDINFO "ctrsa " CTRSA_VERSION ", built with " CTRSA_COMPILER \
+                        "; bignum engine: portable C backend"
+
+static OSSL_FUNC_provider_teardown_fn ctrsa_teardown;
+static OSSL_FUNC_provider_gettable_params_fn ctrsa_gettable_params;
+static OSSL_FUNC_provider_get_params_fn ctrsa_get_params;
+static OSSL_FUNC_provider_query_operation_fn ctrsa_query_operation;
+static OSSL_FUNC_provider_get_reason_strings_fn ctrsa_get_reason_strings;
+
+static const OSSL_ALGORITHM keymgmt_algs[] = {
+    { CTRSA_RSA_NAMES, CTRSA_PROPS, ctrsa_rsa_keymgmt_functions,
+      "ctrsa RSA key management" },
+    { CTRSA_RSA_PSS_NAMES, CTRSA_PROPS, ctrsa_rsapss_keymgmt_functions,
+      "ctrsa RSA-PSS key management" },
+    { NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM signature_algs[] = {
+    { CTRSA_RSA_NAMES, CTRSA_PROPS, ctrsa_rsa_signature_functions,
+      "ctrsa RSA signatures (PKCS#1 v1.5, PSS, raw)" },
+    { NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM asym_cipher_algs[] = {
+    { CTRSA_RSA_NAMES, CTRSA_PROPS, ctrsa_rsa_asym_cipher_functions,
+      "ctrsa RSA encryption (OAEP, PKCS#1 v1.5, raw)" },
+    { NULL, NULL, NULL, NULL }
+};
+
+static const OSSL_ALGORITHM *ctrsa_query_operation(void *provctx, int operation_id,
+                                                   int *no_cache)
+{
+    (void)provctx;
+    *no_cache = 0;
+    switch (operation_id) {
+    case OSSL_OP_KEYMGMT:
+        return keymgmt_algs;
+    case OSSL_OP_SIGNATURE:
+        return signature_algs;
+    case OSSL_OP_ASYM_CIPHER:
+        return asym_cipher_algs;
+    default:
+        return NULL;
+    }
+}
+
+static const OSSL_PARAM provider_param_types[] = {
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *ctrsa_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return provider_param_types;
+}
+
+static int ctrsa_get_params(void *provctx, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+
+    (void)provctx;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, CTRSA_PROVIDER_NAME))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, CTRSA_VERSION))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, CTRSA_BUILDINFO))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL
+        && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    return 1;
+}
+
+static const OSSL_ITEM *ctrsa_get_reason_strings(void *provctx)
+{
+    (void)provctx;
+    return ctrsa_reason_strings();
+}
+
+static void ctrsa_teardown(void *provctx)
+{
+    CTRSA_PROVCTX *prov = provctx;
+
+    if (prov == NULL)
+        return;
+    OSSL_LIB_CTX_free(prov->libctx);
+    free(prov);
+}
+
+static const OSSL_DISPATCH provider_functions[] = {
+    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))ctrsa_teardown },
+    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))ctrsa_gettable_params },
+    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))ctrsa_get_params },
+    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))ctrsa_query_operation },
+    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))ctrsa_get_reason_strings },
+    OSSL_DISPATCH_END
+};
+
+OSSL_provider_init_fn OSSL_provider_init;
+
+int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                       const OSSL_DISPATCH **out, void **provctx)
+{
+    CTRSA_PROVCTX *prov;
+
+    if (!ctrsa_errors_bind(in))
+        return 0;
+    prov = calloc(1, sizeof(*prov));
+    if (prov == NULL)
+        return 0;
+    prov->handle = handle;
+    /* Digests and randomness come from the application's providers through the child. */
+    prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
+    if (prov->libctx == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "cannot create the child library context");
+        free(prov);
+        return 0;
+    }
+    *out = provider_functions;
+    *provctx = prov;
+    return 1;
+}
