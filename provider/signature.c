@@ -667,9 +667,17 @@ static int get_saltlen(const sig_ctx *c, OSSL_PARAM *p)
                     "salt length is read as an integer or a UTF-8 string");
         return 0;
     }
-    for (i = 0; i < sizeof(saltlen_names) / sizeof(saltlen_names[0]); i++)
+    for (i = 0; i < sizeof(saltlen_names) / sizeof(saltlen_names[0]); i++) {
+        /*
+         * libcrypto 3.0 turns the string back into a number with its own table, which
+         * lacks "auto-digestmax" (read as 0): give it the number instead.
+         */
+        if (saltlen_names[i].mode == CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX
+            && OpenSSL_version_num() < 0x30100000L)
+            continue;
         if (saltlen_names[i].mode == c->saltlen)
             return OSSL_PARAM_set_utf8_string(p, saltlen_names[i].name);
+    }
     if (p->data == NULL) {
         p->return_size = 12;
         return 1;
