@@ -5,32 +5,40 @@
  * squarings instead of a modexp and an inverse); after CTRSA_BLINDING_MAX_USES uses, or in
  * a process other than the one that made it (fork), it is replaced by a fresh random pair.
  *
+ * For measurement only, CTRSA_BLINDING_CACHE=0 in the environment makes every private
+ * operation draw a fresh pair (what blinding costs without the cache); the default is on.
+ *
  * Secret: r, A, Ai, and the scratch contents. Public: which slot a thread takes (scheduling
  * only), the use counts, and whether a fresh r happened to share a factor with n (it then
  * reveals nothing: it is thrown away; the chance is negligible for a real key).
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <openssl/crypto.h>
 #include "rsa_key_internal.h"
 
 static uint64_t fork_generation;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static unsigned max_uses = CTRSA_BLINDING_MAX_USES;
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 
 static void on_fork_child(void)
 {
     __atomic_add_fetch(&fork_generation, 1, __ATOMIC_RELAXED);
 }
 
-static void register_atfork(void)
+static void setup(void)
 {
     pthread_atfork(NULL, NULL, on_fork_child);
+    const char *cache = getenv("CTRSA_BLINDING_CACHE");
+    if (cache != NULL && strcmp(cache, "0") == 0)
+        max_uses = 1;
 }
 
 void ctrsa_blinding_init(CTRSA_KEY *key)
 {
-    pthread_once(&atfork_once, register_atfork);
+    pthread_once(&setup_once, setup);
     for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++) {
         ctrsa_blinding_slot *slot = &key->slots[i];
         memset(slot, 0, sizeof(*slot));
@@ -121,7 +129,7 @@ ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key)
         slot = &key->slots[home];
         pthread_mutex_lock(&slot->lock);
     }
-    int stale = !slot->ready || slot->uses >= CTRSA_BLINDING_MAX_USES
+    int stale = !slot->ready || slot->uses >= max_uses
                 || slot->generation != __atomic_load_n(&fork_generation, __ATOMIC_RELAXED)
                 || slot->pid != (long)getpid();
     if (stale && !slot_refresh(key, slot)) {
