@@ -16,6 +16,8 @@
  *                       for the hash, k above CTRSA_ENC_MAX_K, output capacity too small)
  *   CTRSA_PAD_HASH_ERR  the hash failed (or has an unusable size)
  *   CTRSA_PAD_RAND_ERR  the random generator failed
+ * The decoders compute CTRSA_PAD_OK / CTRSA_PAD_FAIL as the validity bit itself, without a
+ * branch: the caller's test of the result is the one point where validity becomes public.
  */
 #ifndef CTRSA_ENC_PADDING_H
 #define CTRSA_ENC_PADDING_H

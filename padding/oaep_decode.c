@@ -7,6 +7,9 @@
 #include "mgf1.h"
 #include "ct_util.h"
 
+_Static_assert(CTRSA_PAD_OK == 1 && CTRSA_PAD_FAIL == 0,
+               "the decoders return their validity bit as the result");
+
 /*
  * CT: public are k, hLen, the label and outcap. Secret are all of em (Y, the seed, DB),
  * the position of the 0x01 separator, the message, its length and the validity, until the
@@ -73,11 +76,10 @@ int ctrsa_oaep_decode(const ctrsa_hash *hash, const ctrsa_hash *mgf1_hash,
     ctrsa_ct_wipe(lhash, sizeof(lhash));
 
     /*
-     * Padding was verified and the output written under a mask: only now is the result
-     * known, and only now may it steer a branch.
+     * The result leaves without a branch: *outlen takes the length only when valid, and
+     * the return value is the validity bit itself (CTRSA_PAD_OK = 1, CTRSA_PAD_FAIL = 0).
+     * The caller's test of it is the single point where success or failure becomes known.
      */
-    if ((good & 1) == 0)
-        return CTRSA_PAD_FAIL;
-    *outlen = (size_t)mlen;
-    return CTRSA_PAD_OK;
+    *outlen = (size_t)ctbn_select(good, mlen, (uint64_t)*outlen);
+    return (int)(good & 1);
 }

@@ -9,6 +9,9 @@
 #include "enc_padding.h"
 #include "ct_util.h"
 
+_Static_assert(CTRSA_PAD_OK == 1 && CTRSA_PAD_FAIL == 0,
+               "the decoders return their validity bit as the result");
+
 /*
  * Check EM = 0x00 || 0x02 || PS || 0x00 || M with |PS| >= 8 (RFC 8017 7.2.2 step 3).
  * Returns the validity mask and sets *msg_index to the index of M's first byte (k when M is
@@ -56,13 +59,12 @@ int ctrsa_pkcs1_type2_decode(uint8_t *em, size_t k, uint8_t *out, size_t outcap,
     ctrsa_ct_copy_prefix(good, out, em, window, (size_t)mlen);
 
     /*
-     * The padding has been checked and the output written under a mask: from here on the
-     * result is known and may be branched on.
+     * The result leaves without a branch: *outlen takes the length only when valid, and
+     * the return value is the validity bit itself (CTRSA_PAD_OK = 1, CTRSA_PAD_FAIL = 0).
+     * The caller's test of it is the single point where success or failure becomes known.
      */
-    if ((good & 1) == 0)
-        return CTRSA_PAD_FAIL;
-    *outlen = (size_t)mlen;
-    return CTRSA_PAD_OK;
+    *outlen = (size_t)ctbn_select(good, mlen, (uint64_t)*outlen);
+    return (int)(good & 1);
 }
 
 int ctrsa_pkcs1_type2_decode_ir(const ctrsa_hash *sha256, const uint8_t d_hash[32],
