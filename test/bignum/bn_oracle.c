@@ -362,6 +362,24 @@ void expect_limbs_eq(const char *what, const ctbn_limb *got, const ctbn_limb *wa
     }
 }
 
+static void print_bytes(const char *label, const uint8_t *b, size_t len)
+{
+    fprintf(stderr, "  %s (%zu bytes) = ", label, len);
+    for (size_t i = 0; i < len; i++)
+        fprintf(stderr, "%02x", b[i]);
+    fprintf(stderr, "\n");
+}
+
+void expect_bytes_eq(const char *what, const uint8_t *got, const uint8_t *want, size_t len)
+{
+    if (len > 0 && memcmp(got, want, len) != 0) {
+        print_report_header(what);
+        print_bytes("expected", want, len);
+        print_bytes("actual  ", got, len);
+        fail_msg("%s: %s differ", report_what, what);
+    }
+}
+
 void expect_word(const char *what, uint64_t got, uint64_t want)
 {
     if (got != want) {

@@ -90,6 +90,9 @@ void expect_limbs_bn(const char *what, const ctbn_limb *got, size_t n, const BIG
 /* Check got (n limbs) == want (n limbs). */
 void expect_limbs_eq(const char *what, const ctbn_limb *got, const ctbn_limb *want, size_t n);
 
+/* Check got (len bytes) == want (len bytes). */
+void expect_bytes_eq(const char *what, const uint8_t *got, const uint8_t *want, size_t len);
+
 /* Check a word result (mask, carry, length). */
 void expect_word(const char *what, uint64_t got, uint64_t want);
 

@@ -24,15 +24,29 @@
 #define ONES (~(ctbn_limb)0)
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Modulus bit lengths exercised by the modular tests. */
+/* Modulus bit lengths exercised by the modular tests: one-limb moduli, limb boundaries, and
+ * every limb count the engine specialises (8, 12, 16, 24, 32, 48, 64 limbs) next to generic
+ * counts (9, 17, 128). */
 static const size_t mod_bits[] = {
-    2, 3, 7, 31, 63, 64, 65, 127, 128, 129, 192, 255, 256, 521,
+    2, 3, 7, 31, 63, 64, 65, 127, 128, 129, 192, 255, 256, 511, 512, 521, 767, 768,
     1023, 1024, 1025, 1536, 2047, 2048, 3072, 4096, 8192,
 };
 
-/* Iterations for a size: budget / n^degree, within [lo, hi]. */
+/* Multiplies every iteration count: CTRSA_TEST_SCALE (default 1) for longer soak runs. */
+static double test_scale = 1;
+
+/* count scaled by CTRSA_TEST_SCALE, at least 1 */
+static size_t scaled(size_t count)
+{
+    double c = (double)count * test_scale;
+    return c < 1 ? 1 : (size_t)c;
+}
+
+/* Iterations for a size: scale * budget / n^degree, within [lo, scale * hi]. */
 static size_t iters(size_t n, double budget, int degree, size_t lo, size_t hi)
 {
+    budget *= test_scale;
+    hi = scaled(hi);
     double cost = 1;
     for (int i = 0; i < degree; i++)
         cost *= (double)n;
@@ -154,7 +168,7 @@ static void test_to_bytes(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (int it = 0; it < 3000; it++) {
+    for (size_t it = 0; it < scaled(3000); it++) {
         size_t n = rand_limb_count();
         ctbn_limb *x = limbs_alloc(n);
         rand_pattern(x, n, 64 * n);
@@ -177,9 +191,7 @@ static void test_to_bytes(void **state)
         memset(out, 0xa5, len);
         ctbn_mask mk = ctbn_to_bytes(out, len, x, n);
         expect_word("fits mask", mk, fits ? ONES : 0);
-        if (len > 0 && memcmp(out, want + full, len) != 0)
-            fail_msg("to_bytes n=%zu len=%zu: wrong bytes (seed 0x%llx)", n, len,
-                     (unsigned long long)oracle_base_seed());
+        expect_bytes_eq("bytes", out, want + full, len);
         free(out);
         free(want);
         BN_free(bx);
@@ -191,7 +203,7 @@ static void test_from_bytes(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (int it = 0; it < 3000; it++) {
+    for (size_t it = 0; it < scaled(3000); it++) {
         size_t n = rand_limb_count();
         size_t full = 8 * n;
         size_t len;
@@ -209,8 +221,9 @@ static void test_from_bytes(void **state)
             uint64_t mode = rng_below(3);
             if (mode < 2)
                 memset(in, 0, len - full);
-            if (mode == 1)
-                in[rng_below(len - full)] = (uint8_t)(1 + rng_below(255));
+            if (mode == 1) /* often a single bit, so that every bit of every byte counts */
+                in[rng_below(len - full)] = (uint8_t)(rng_below(2) ? 1u << rng_below(8)
+                                                                   : 1 + rng_below(255));
         }
         /* sparse or all-ones contents now and then */
         if (rng_below(6) == 0)
@@ -230,7 +243,7 @@ static void test_from_bytes(void **state)
         if (fits && len > 0) {
             uint8_t *back = malloc(len);
             expect_word("to_bytes fits", ctbn_to_bytes(back, len, x, n), ONES);
-            assert_memory_equal(back, in, len);
+            expect_bytes_eq("to_bytes(from_bytes(in))", back, in, len);
             free(back);
         }
         free(x);
@@ -245,7 +258,7 @@ static void test_basic_moves(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (int it = 0; it < 500; it++) {
+    for (size_t it = 0; it < scaled(500); it++) {
         size_t n = rand_limb_count();
         ctbn_limb *x = limbs_alloc(n), *y = limbs_alloc(n);
         rand_pattern(y, n, 64 * n);
@@ -272,7 +285,7 @@ static void test_compare(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (int it = 0; it < 5000; it++) {
+    for (size_t it = 0; it < scaled(5000); it++) {
         size_t n = rand_limb_count();
         ctbn_limb *x = limbs_alloc(n), *y = limbs_alloc(n);
         rand_pattern(x, n, 64 * n);
@@ -391,7 +404,7 @@ static void test_add_sub(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (int it = 0; it < 3000; it++) {
+    for (size_t it = 0; it < scaled(3000); it++) {
         size_t n = rand_limb_count();
         ctbn_limb *x = limbs_alloc(n), *y = limbs_alloc(n);
         rand_pattern(x, n, 64 * n);
@@ -411,7 +424,7 @@ static void test_cmov_cswap(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (int it = 0; it < 2000; it++) {
+    for (size_t it = 0; it < scaled(2000); it++) {
         size_t n = rand_limb_count();
         ctbn_limb *x = limbs_alloc(n), *y = limbs_alloc(n);
         ctbn_limb *x0 = limbs_alloc(n), *y0 = limbs_alloc(n);
@@ -447,7 +460,7 @@ static void test_bitlen(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (int it = 0; it < 5000; it++) {
+    for (size_t it = 0; it < scaled(5000); it++) {
         size_t n = rand_limb_count();
         ctbn_limb *x = limbs_alloc(n);
         rand_pattern(x, n, 64 * n);
@@ -469,7 +482,7 @@ static void test_mul(void **state)
     (void)state;
     SEED_TEST();
     BN_CTX *bctx = oracle_bn_ctx();
-    for (int it = 0; it < 1500; it++) {
+    for (size_t it = 0; it < scaled(1500); it++) {
         size_t an, bn;
         switch (rng_below(6)) {
         case 0: an = bn = rng_range(1, 3); break;
@@ -587,7 +600,7 @@ static void check_mod_add_sub(struct modulus *md)
 
 static size_t count_cheap(size_t n)
 {
-    return iters(n, 4e5, 2, 4, 300);
+    return iters(n, 2e6, 2, 4, 600);
 }
 
 static void test_mod_add_sub(void **state)
@@ -620,7 +633,7 @@ static void check_mont_init(struct modulus *md)
 
 static size_t count_init(size_t n)
 {
-    return iters(n, 2e5, 2, 3, 200);
+    return iters(n, 1e6, 2, 3, 400);
 }
 
 static void test_mont_init(void **state)
@@ -922,7 +935,7 @@ static void check_modexp_ct(struct modulus *md)
 
 static size_t count_exp(size_t n)
 {
-    return iters(n, 1.5e6, 3, 2, 60);
+    return iters(n, 2e7, 3, 2, 200);
 }
 
 static void test_modexp_ct(void **state)
@@ -1035,7 +1048,7 @@ static void check_exp_public(struct modulus *md)
 
 static size_t count_exp_public(size_t n)
 {
-    return iters(n, 1e6, 3, 2, 40);
+    return iters(n, 1e7, 3, 2, 100);
 }
 
 static void test_modexp_public_vartime(void **state)
@@ -1085,7 +1098,7 @@ static void test_modexp2_ct(void **state)
                                        { 2048, 2048 }, { 3, 2048 },    { 2048, 1023 } };
     BN_CTX *bctx = oracle_bn_ctx();
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
-        for (int it = 0; it < 3; it++) {
+        for (size_t it = 0; it < scaled(3); it++) {
             struct modulus m1, m2;
             modulus_random(&m1, sizes[s][0]);
             modulus_random(&m2, sizes[s][1]);
@@ -1175,7 +1188,7 @@ static void test_mod_inverse_ct(void **state)
     BN_CTX *bctx = oracle_bn_ctx();
     for (size_t s = 0; s < ARRAY_LEN(mod_bits); s++) {
         size_t bits = mod_bits[s], n = CTBN_LIMBS(bits);
-        size_t count = iters(n, 3e4, 2, 3, 60);
+        size_t count = iters(n, 1e5, 2, 3, 100);
         ctbn_limb *m = limbs_alloc(n), *a = limbs_alloc(n);
         for (size_t it = 0; it < count; it++) {
             /* random odd modulus (mostly composite), random a below it */
@@ -1285,7 +1298,10 @@ int main(void)
         cmocka_unit_test(test_mod_inverse_ct),
         cmocka_unit_test(test_short_modulus),
     };
-    fprintf(stderr, "bignum differential tests, CTRSA_TEST_SEED=0x%llx\n",
-            (unsigned long long)oracle_base_seed());
+    const char *scale = getenv("CTRSA_TEST_SCALE");
+    if (scale != NULL && atof(scale) > 0)
+        test_scale = atof(scale);
+    fprintf(stderr, "bignum differential tests, CTRSA_TEST_SEED=0x%llx CTRSA_TEST_SCALE=%g\n",
+            (unsigned long long)oracle_base_seed(), test_scale);
     return cmocka_run_group_tests_name("bignum", tests, NULL, NULL);
 }

@@ -15,8 +15,9 @@
 
 #define LB sizeof(ctbn_limb)
 
-/* Moduli tried by most cases: one limb, a short top limb, and RSA-4096's prime size. */
-static const size_t mod_bits[] = { 61, 1000, 2048 };
+/* Moduli tried by most cases: one limb, a short top limb (16 limbs, a size the engine
+ * specialises), a generic limb count (18), and RSA-4096's prime size (32 limbs). */
+static const size_t mod_bits[] = { 61, 1000, 1100, 2048 };
 #define N_SIZES (sizeof(mod_bits) / sizeof(mod_bits[0]))
 
 /* Fixed primes (test inputs), big-endian hex. */
@@ -391,6 +392,7 @@ static int case_modexp_ct(void)
     rc |= modexp_one(61, 7, 3);       /* a short exponent, window 1 */
     rc |= modexp_one(1000, 1000, 1000);
     rc |= modexp_one(1000, 1000, 200); /* announced length above the true one */
+    rc |= modexp_one(1100, 1100, 1100);
     rc |= modexp_one(2048, 2048, 2048);
     rc |= modexp_one(2048, 130, 0);    /* e = 0 */
     return rc;
