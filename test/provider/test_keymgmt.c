@@ -4,7 +4,9 @@
  * number, answer the same queries and checks, and come back out unchanged. Malformed keys
  * must be refused on import with the reason the module's error table gives. RSA-PSS keys
  * keep their restrictions. The provider's own parameters and reason table are checked too
- * (the table by linking provider/errors.c into this test).
+ * (the table by linking provider/errors.c into this test), and so is tracing: this test
+ * links its own copy of provider/trace.c, and CTRSA_TRACE names a file for both that copy
+ * and the module.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,9 +14,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -30,6 +34,7 @@
 #define PROPQ_CTRSA "provider=ctrsa"
 #define PROPQ_DEFAULT "provider=default"
 
+static char trace_path[] = "/tmp/ctrsa-test-trace-XXXXXX";
 static OSSL_LIB_CTX *libctx;
 static OSSL_PROVIDER *prov_ctrsa, *prov_default;
 static EVP_PKEY *rsa2048;   /* two primes, default provider */
@@ -59,6 +64,24 @@ static void print_errors(const char *prefix)
         ERR_error_string_n(e, text, sizeof(text));
         fprintf(stderr, "%s: %s %s\n", prefix, text, (flags & ERR_TXT_STRING) ? data : "");
     }
+}
+
+/* The file's contents (NUL-ended), or NULL. */
+static char *read_trace(void)
+{
+    FILE *f = fopen(trace_path, "rb");
+    char *buf;
+    long len;
+
+    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0
+            || fseek(f, 0, SEEK_SET) != 0 || (buf = malloc((size_t)len + 1)) == NULL) {
+        if (f != NULL)
+            fclose(f);
+        return NULL;
+    }
+    buf[fread(buf, 1, (size_t)len, f)] = '\0';
+    fclose(f);
+    return buf;
 }
 
 static EVP_PKEY *generate(const char *type, int bits, int primes, int pss_restrict)
@@ -831,6 +854,14 @@ static void test_rsapss_certificate(void **state)
     assert_int_equal(EVP_PKEY_CTX_set_rsa_pss_saltlen(sctx, 32), 1);
     assert_int_equal(EVP_DigestVerify(mctx, ASN1_STRING_get0_data(sig),
                                       (size_t)ASN1_STRING_length(sig), tbs, (size_t)tbslen), 1);
+    /* the module traced it (prov.h's format) into the file this test set up */
+    {
+        char *text = read_trace();
+
+        assert_non_null(text);
+        assert_non_null(strstr(text, "ctrsa: verify bits=2048 pad=pss\n"));
+        free(text);
+    }
 
     OPENSSL_free(tbs);
     OPENSSL_free(der);
@@ -841,9 +872,62 @@ static void test_rsapss_certificate(void **state)
     X509_free(cert);
 }
 
+/* ---- tracing ------------------------------------------------------------------------ */
+
+#define TRACE_THREADS 4
+#define TRACE_LINES 200
+
+static void *trace_worker(void *arg)
+{
+    int t = (int)(intptr_t)arg, i;
+    char op[32];
+
+    snprintf(op, sizeof(op), "thread-%d", t);
+    for (i = 0; i < TRACE_LINES; i++)
+        ctrsa_trace(op, (size_t)(1000 + i), "pss");
+    return NULL;
+}
+
+/* Lines written by concurrent threads arrive whole, one per call, in the agreed format. */
+static void test_trace_threads(void **state)
+{
+    pthread_t th[TRACE_THREADS];
+    int counts[TRACE_THREADS] = { 0 }, t, lines = 0;
+    char *text, *line, *save = NULL;
+
+    (void)state;
+    assert_int_equal(ctrsa_trace_enabled(), 1);
+    for (t = 0; t < TRACE_THREADS; t++)
+        assert_int_equal(pthread_create(&th[t], NULL, trace_worker, (void *)(intptr_t)t), 0);
+    for (t = 0; t < TRACE_THREADS; t++)
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+    text = read_trace();
+    assert_non_null(text);
+    for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+        int tt, n = 0;
+        size_t bits;
+
+        if (strncmp(line, "ctrsa: thread-", 14) != 0)
+            continue;   /* a line of the module's own copy */
+        if (sscanf(line, "ctrsa: thread-%d bits=%zu pad=pss%n", &tt, &bits, &n) != 2
+                || line[n] != '\0' || tt < 0 || tt >= TRACE_THREADS || bits < 1000
+                || bits >= 1000 + TRACE_LINES) {
+            fprintf(stderr, "mangled trace line: \"%s\"\n", line);
+            fail();
+        }
+        counts[tt]++;
+        lines++;
+    }
+    free(text);
+    assert_int_equal(lines, TRACE_THREADS * TRACE_LINES);
+    for (t = 0; t < TRACE_THREADS; t++)
+        assert_int_equal(counts[t], TRACE_LINES);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trace_threads),
         cmocka_unit_test(test_provider_params),
         cmocka_unit_test(test_reason_table),
         cmocka_unit_test(test_import_keypair),
@@ -858,5 +942,14 @@ int main(void)
         cmocka_unit_test(test_rsapss_certificate),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int fd = mkstemp(trace_path), failed;
+
+    /* before anything traces: both copies of trace.c read CTRSA_TRACE once, at first use */
+    if (fd < 0 || close(fd) != 0 || setenv("CTRSA_TRACE", trace_path, 1) != 0) {
+        perror("trace file");
+        return 1;
+    }
+    failed = cmocka_run_group_tests(tests, setup, teardown);
+    unlink(trace_path);
+    return failed;
 }
