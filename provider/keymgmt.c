@@ -21,6 +21,7 @@
 #define KM_POSSIBLE_SELECTIONS (OSSL_KEYMGMT_SELECT_KEYPAIR | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
 
 static OSSL_FUNC_keymgmt_new_fn km_new;
+static OSSL_FUNC_keymgmt_new_fn km_rsapss_new;
 static OSSL_FUNC_keymgmt_free_fn km_free;
 static OSSL_FUNC_keymgmt_has_fn km_has;
 static OSSL_FUNC_keymgmt_match_fn km_match;
@@ -135,15 +136,23 @@ static void *km_new(void *provctx)
     return ctrsa_key_new(provctx);
 }
 
+/* An RSA-PSS key: PSS only, whether or not it carries restrictions. */
+static void *km_rsapss_new(void *provctx)
+{
+    CTRSA_KEY *key = ctrsa_key_new(provctx);
+    if (key != NULL)
+        ctrsa_key_set_pss_type(key);
+    return key;
+}
+
 static void km_free(void *keydata)
 {
     ctrsa_key_free(keydata);
 }
 
-/* The restriction of a key handed to us as const; the key object's accessor is non-const. */
 static const ctrsa_pss_restriction *key_pss(const CTRSA_KEY *key)
 {
-    return ctrsa_key_pss((CTRSA_KEY *)key);
+    return ctrsa_key_pss_const(key);
 }
 
 static void *km_dup(const void *keydata, int selection)
@@ -363,7 +372,6 @@ static int km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
 /* ---- dispatch tables ----------------------------------------------------------------- */
 
 #define KM_COMMON_FUNCTIONS \
-    { OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))km_new }, \
     { OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))km_free }, \
     { OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))km_dup }, \
     { OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))km_has }, \
@@ -374,6 +382,7 @@ static int km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
     { OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, (void (*)(void))km_query_operation_name },
 
 const OSSL_DISPATCH ctrsa_rsa_keymgmt_functions[] = {
+    { OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))km_new },
     KM_COMMON_FUNCTIONS
     { OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))km_rsa_import },
     { OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))km_rsa_import_types },
@@ -383,6 +392,7 @@ const OSSL_DISPATCH ctrsa_rsa_keymgmt_functions[] = {
 };
 
 const OSSL_DISPATCH ctrsa_rsapss_keymgmt_functions[] = {
+    { OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))km_rsapss_new },
     KM_COMMON_FUNCTIONS
     { OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))km_rsapss_import },
     { OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))km_rsapss_import_types },

@@ -45,6 +45,7 @@ enum ctrsa_reason {
     CTRSA_R_OPERATION_NOT_INITIALIZED,
     CTRSA_R_KEYGEN_FAILED,
     CTRSA_R_BAD_KEYGEN_PARAMETER,
+    CTRSA_R_COUNT /* one past the last reason: keep last */
 };
 
 /*

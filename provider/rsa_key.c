@@ -389,10 +389,11 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     key_clear(key);
     key_release_locks(key);
     ctrsa_pss_restriction pss = key->pss;
-    int refs = key->refs;
+    int refs = key->refs, is_pss = key->is_pss;
     memcpy(key, fresh, sizeof(*key));
     key->pss = pss;
     key->refs = refs;
+    key->is_pss = is_pss;
     pthread_mutex_init(&key->d_hash_lock, NULL);
     ctrsa_blinding_init(key);
     OPENSSL_free(fresh);
@@ -410,6 +411,9 @@ size_t ctrsa_key_bits(const CTRSA_KEY *key) { return key->bits; }
 size_t ctrsa_key_size(const CTRSA_KEY *key) { return key->k; }
 CTRSA_PROVCTX *ctrsa_key_provctx(const CTRSA_KEY *key) { return key->prov; }
 ctrsa_pss_restriction *ctrsa_key_pss(CTRSA_KEY *key) { return &key->pss; }
+const ctrsa_pss_restriction *ctrsa_key_pss_const(const CTRSA_KEY *key) { return &key->pss; }
+void ctrsa_key_set_pss_type(CTRSA_KEY *key) { key->is_pss = 1; }
+int ctrsa_key_is_pss(const CTRSA_KEY *key) { return key->is_pss; }
 
 /*
  * Security strength of an RSA modulus (NIST SP 800-56B rev 2 appendix D, as OpenSSL
@@ -458,6 +462,7 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
     if (copy == NULL)
         return NULL;
     copy->pss = key->pss;
+    copy->is_pss = key->is_pss;
     if (!key->has_public)
         return copy;
     ctrsa_key_numbers nums = key->numbers;

@@ -74,6 +74,11 @@ int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private);
 int ctrsa_key_validate(const CTRSA_KEY *key, int check_private);
 
 ctrsa_pss_restriction *ctrsa_key_pss(CTRSA_KEY *key);
+const ctrsa_pss_restriction *ctrsa_key_pss_const(const CTRSA_KEY *key);
+
+/* An RSA-PSS key (keymgmt "RSA-PSS") signs and verifies with PSS only, restricted or not. */
+void ctrsa_key_set_pss_type(CTRSA_KEY *key);
+int ctrsa_key_is_pss(const CTRSA_KEY *key);
 
 /*
  * out[0..k) := in^e mod n, with in and out of exactly k = ctrsa_key_size() bytes.

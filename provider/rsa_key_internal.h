@@ -66,6 +66,7 @@ struct ctrsa_key {
     int d_hash_ready;
     uint8_t d_hash[32];
 
+    int is_pss;              /* an RSA-PSS key: PSS only */
     ctrsa_pss_restriction pss;
 };
 

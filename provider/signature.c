@@ -484,7 +484,7 @@ static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params
         allowed &= ~CTRSA_PADMODE_BIT(RSA_PKCS1_PSS_PADDING);
     if (!ctrsa_padmode_from_param(c->prov, p, allowed, &mode))
         return 0;
-    if (r != NULL && mode != RSA_PKCS1_PSS_PADDING) {
+    if ((r != NULL || ctrsa_key_is_pss(c->key)) && mode != RSA_PKCS1_PSS_PADDING) {
         CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
                     "an RSA-PSS key only signs with pad-mode pss, not %s",
                     ctrsa_padmode_label(mode));
@@ -769,13 +769,16 @@ static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum s
     c->saltlen = CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX;
     c->min_saltlen = -1;
     r = restriction(c);
-    if (r != NULL) {
+    if (ctrsa_key_is_pss(c->key)) {
+        /* Every RSA-PSS key signs with PSS only; a restricted one also fixes its digests. */
         if (op == SIG_OP_VERIFY_RECOVER) {
             CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
                         "an RSA-PSS key has no verify-recover operation");
             return 0;
         }
         c->pad_mode = RSA_PKCS1_PSS_PADDING;
+    }
+    if (r != NULL) {
         c->min_saltlen = r->min_saltlen;
         c->saltlen = r->min_saltlen;
         if ((r->mdname[0] != '\0'

@@ -579,6 +579,46 @@ static void test_pss_restrictions(void **state)
     EVP_PKEY_free(pss);
 }
 
+/* An RSA-PSS key without restrictions still signs with PSS only. */
+static void test_unrestricted_pss_key_is_pss_only(void **state)
+{
+    EVP_PKEY_CTX *g = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA-PSS", TU_PROPQ_DEFAULT);
+    EVP_PKEY *k = NULL, *pss, *pub_default;
+    EVP_PKEY_CTX *ctx;
+    unsigned char digest[32], sig[K];
+    size_t siglen = sizeof(sig);
+    int v = 0;
+    (void)state;
+
+    assert_non_null(g);
+    assert_int_equal(EVP_PKEY_keygen_init(g), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_keygen_bits(g, KEY_BITS), 1);
+    assert_int_equal(EVP_PKEY_generate(g, &k), 1);
+    EVP_PKEY_CTX_free(g);
+    pss = tu_pkey_copy_to(env.libctx, k, 1, tu_provider_name());
+    pub_default = tu_pkey_copy_to(env.libctx, k, 0, "default");
+    assert_non_null(pss);
+    assert_non_null(pub_default);
+
+    ctx = sign_ctx(pss, tu_propq());
+    assert_true(EVP_PKEY_CTX_get_rsa_padding(ctx, &v) > 0);
+    assert_int_equal(v, RSA_PKCS1_PSS_PADDING);
+    assert_fails_with_reason(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING));
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    memset(digest, 0x3a, sizeof(digest));
+    assert_int_equal(EVP_PKEY_sign(ctx, sig, &siglen, digest, sizeof(digest)), 1);
+    EVP_PKEY_CTX_free(ctx);
+
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, pub_default, TU_PROPQ_DEFAULT);
+    assert_int_equal(EVP_PKEY_verify_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    assert_int_equal(EVP_PKEY_verify(ctx, sig, siglen, digest, sizeof(digest)), 1);
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(pub_default);
+    EVP_PKEY_free(pss);
+    EVP_PKEY_free(k);
+}
+
 /* ---- digest-sign: streaming, duplication, one-shot, TLS 1.3 ---- */
 
 static void digest_sign_pkcs1(EVP_PKEY *key, const char *propq, const char *const *parts,
@@ -824,6 +864,7 @@ int main(void)
         cmocka_unit_test(test_algorithm_id_pkcs1_matches_default),
         cmocka_unit_test(test_algorithm_id_pss_matches_default),
         cmocka_unit_test(test_pss_restrictions),
+        cmocka_unit_test(test_unrestricted_pss_key_is_pss_only),
         cmocka_unit_test(test_digest_sign_streaming_and_dup),
         cmocka_unit_test(test_tls13_pattern),
         cmocka_unit_test(test_sizes_and_inputs),
