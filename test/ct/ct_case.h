@@ -25,6 +25,8 @@ struct ct_case {
 
 /* Groups, each ending with a { NULL } entry. */
 extern const struct ct_case ct_bignum_cases[];
+extern const struct ct_case ct_enc_padding_cases[];
+extern const struct ct_case ct_private_key_cases[];
 /* Deliberately variable-time code: valgrind MUST report it (never part of "all"). */
 extern const struct ct_case ct_planted_cases[];
 

@@ -25,6 +25,8 @@ static const struct group {
     int in_all; /* part of "all" */
 } groups[] = {
     { "bignum", ct_bignum_cases, 1 },
+    { "enc-padding", ct_enc_padding_cases, 1 },
+    { "private-key", ct_private_key_cases, 1 },
     { "planted", ct_planted_cases, 0 },
 };
 
