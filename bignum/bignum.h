@@ -246,6 +246,39 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
                                 const ctbn_limb *e, size_t en, ctbn_limb *scratch);
 
 /* ---------------------------------------------------------------------------------------
+ * Backend selection (backend.c; the seam itself is in backend.h)
+ *
+ * ctbn_mont_mul, ctbn_mont_sqr, ctbn_modexp_ct and ctbn_modexp2_ct (and everything built on
+ * them) run on one active backend: "portable" (the C reference, always available), "adx"
+ * (MULX/ADCX/ADOX, x86-64 with BMI2 and ADX) or "ifma" (AVX-512 IFMA, with the ZMM state
+ * enabled by the OS). Results are identical whatever the backend.
+ *
+ * Until ctbn_backend_select is first called, the active backend is the one named by the
+ * environment variable CTRSA_CPU if it is set and supported, else "portable". The provider
+ * selects once at load (CTRSA_CPU, default "auto"); tests may switch between runs.
+ */
+
+/*
+ * Make `name` the active backend: "portable", "adx", "ifma", or "auto" (NULL means "auto"):
+ * the best supported, ifma > adx > portable. Returns 0 on success, -1 if the name is unknown
+ * or that backend is not built or not supported by this CPU and OS (the active backend is
+ * then unchanged). Thread-safe, but must not be called while another thread computes if the
+ * caller needs that computation on a particular backend.
+ * CT: public (the CPU's features and a public name).
+ */
+int ctbn_backend_select(const char *name);
+
+/* The active backend's name ("portable", "adx" or "ifma"). CT: public. */
+const char *ctbn_backend_name(void);
+
+/*
+ * The backends usable here, in the order portable, adx, ifma: stores up to max names in
+ * names[] (names may be NULL when max is 0) and returns how many there are in all.
+ * CT: public.
+ */
+size_t ctbn_backend_supported(const char **names, size_t max);
+
+/* ---------------------------------------------------------------------------------------
  * Modular inverse (mod_inverse_ct.c)
  */
 

@@ -1,13 +1,15 @@
 /*
  * Constant-time fixed-window modular exponentiation, and the two-at-once call used for the
- * CRT halves. This file is the seam where CPU-specific backends plug in: the portable code
- * below is the reference they are tested against. Contracts in bignum.h.
+ * CRT halves. Contracts in bignum.h and backend.h. The public calls are offered first to the
+ * active backend's whole-modexp hooks (backend.h); when a backend does not take the call,
+ * the generic fixed-window code below runs on that backend's mont_mul / mont_sqr. With the
+ * portable backend this is the reference the others are tested against.
  *
  * CT: the sequence of squarings and multiplications is a function of (n, e_bits) only; the
  * exponent's bits are read at public positions and become a table index that is only ever
  * compared, as a mask, against every entry (ct_table_gather reads all 2^w entries).
  */
-#include "bignum.h"
+#include "backend.h"
 
 unsigned ctbn_modexp_window(size_t exp_bits)
 {
@@ -48,8 +50,9 @@ static void ct_table_gather(ctbn_limb *out, const ctbn_limb *table, size_t count
     }
 }
 
-void ctbn_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
-                    const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+void ctbn_modexp_ct_generic(const ctbn_backend *be, const ctbn_mont *ctx, ctbn_limb *r,
+                            const ctbn_limb *b, const ctbn_limb *e, size_t e_bits,
+                            ctbn_limb *scratch)
 {
     size_t n = ctx->n;
     unsigned w = ctbn_modexp_window(e_bits);
@@ -61,12 +64,12 @@ void ctbn_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
 
     /* table[i] = b^i in Montgomery form. */
     ctbn_copy(table, ctx->one, n);
-    ctbn_to_mont(ctx, table + n, b);
+    be->mont_mul(ctx, table + n, b, ctx->rr);
     for (size_t i = 2; i < count; i++) {
         if (i % 2 == 0)
-            ctbn_mont_sqr(ctx, table + i * n, table + (i / 2) * n);
+            be->mont_sqr(ctx, table + i * n, table + (i / 2) * n);
         else
-            ctbn_mont_mul(ctx, table + i * n, table + (i - 1) * n, table + n);
+            be->mont_mul(ctx, table + i * n, table + (i - 1) * n, table + n);
     }
 
     size_t windows = (e_bits + w - 1) / w;
@@ -76,12 +79,24 @@ void ctbn_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
         ct_table_gather(acc, table, count, n, window_at(e, elimbs, (windows - 1) * w, w));
         for (size_t k = windows - 1; k-- > 0;) {
             for (unsigned s = 0; s < w; s++)
-                ctbn_mont_sqr(ctx, acc, acc);
+                be->mont_sqr(ctx, acc, acc);
             ct_table_gather(entry, table, count, n, window_at(e, elimbs, k * w, w));
-            ctbn_mont_mul(ctx, acc, acc, entry);
+            be->mont_mul(ctx, acc, acc, entry);
         }
     }
-    ctbn_from_mont(ctx, r, acc);
+    /* out of Montgomery form: multiply by 1 (entry is free scratch now) */
+    ctbn_set_u64(entry, n, 1);
+    be->mont_mul(ctx, r, acc, entry);
+}
+
+void ctbn_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                    const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+{
+    const ctbn_backend *be = ctbn_backend_active();
+    /* the hook's decision depends only on public sizes (backend.h) */
+    if (be->modexp_ct != NULL && be->modexp_ct(ctx, r, b, e, e_bits, scratch))
+        return;
+    ctbn_modexp_ct_generic(be, ctx, r, b, e, e_bits, scratch);
 }
 
 void ctbn_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
@@ -89,6 +104,10 @@ void ctbn_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
                      const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                      const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
 {
+    const ctbn_backend *be = ctbn_backend_active();
+    if (be->modexp2_ct != NULL &&
+        be->modexp2_ct(ctx1, r1, b1, e1, e1_bits, ctx2, r2, b2, e2, e2_bits, scratch))
+        return;
     ctbn_modexp_ct(ctx1, r1, b1, e1, e1_bits, scratch);
     ctbn_modexp_ct(ctx2, r2, b2, e2, e2_bits, scratch + CTBN_MODEXP_SCRATCH(ctx1->n));
 }

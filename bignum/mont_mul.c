@@ -1,6 +1,7 @@
 /*
- * Montgomery multiplication and squaring, portable C with 128-bit products.
- * Contracts in bignum.h. R = 2^(64n).
+ * Montgomery multiplication and squaring, portable C with 128-bit products: the reference
+ * backend ("portable", backend.h), and the public ctbn_mont_mul / ctbn_mont_sqr, which run
+ * the active backend's kernels. Contracts in bignum.h. R = 2^(64n).
  *
  * Multiplication is CIOS with the product and reduction passes merged into one inner loop.
  * Squaring computes the full 2n-limb square once (off-diagonal products doubled, then the
@@ -13,7 +14,7 @@
  * CT: every loop bound is n; the only value-dependent decision, the final subtraction, is a
  * mask (ctbn_csub_mod).
  */
-#include "bignum.h"
+#include "backend.h"
 
 typedef unsigned __int128 u128;
 
@@ -176,7 +177,8 @@ static void mont_sqr_any(uint64_t *r, const uint64_t *a, const uint64_t *m, uint
     mont_sqr_n(r, a, m, m0inv, n);
 }
 
-void ctbn_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a, const ctbn_limb *b)
+void ctbn_portable_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a,
+                            const ctbn_limb *b)
 {
     switch (ctx->n) {
 #define CASE_MUL(N)                                                                        \
@@ -189,7 +191,7 @@ void ctbn_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a, const
     }
 }
 
-void ctbn_mont_sqr(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a)
+void ctbn_portable_mont_sqr(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a)
 {
     switch (ctx->n) {
 #define CASE_SQR(N)                                                                        \
@@ -200,6 +202,31 @@ void ctbn_mont_sqr(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a)
     default:
         mont_sqr_any(r, a, ctx->m, ctx->m0inv, ctx->n);
     }
+}
+
+static const ctbn_backend portable_backend = {
+    .name = "portable",
+    .cpu_needs = 0,
+    .mont_mul = ctbn_portable_mont_mul,
+    .mont_sqr = ctbn_portable_mont_sqr,
+    .modexp_ct = NULL,  /* the generic fixed-window modexp in modexp_ct.c */
+    .modexp2_ct = NULL, /* one half after the other */
+};
+
+const ctbn_backend *ctbn_backend_portable(void)
+{
+    return &portable_backend;
+}
+
+/* The public entry points: the active backend's kernels (backend.h). */
+void ctbn_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a, const ctbn_limb *b)
+{
+    ctbn_backend_active()->mont_mul(ctx, r, a, b);
+}
+
+void ctbn_mont_sqr(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a)
+{
+    ctbn_backend_active()->mont_sqr(ctx, r, a);
 }
 
 void ctbn_to_mont(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a)

@@ -3,6 +3,7 @@
  * for digests and randomness), the provider parameters and the algorithm tables.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -10,6 +11,7 @@
 #include "prov.h"
 #include "core_errors.h"
 #include "dispatch.h"
+#include "bignum.h"
 
 #ifndef CTRSA_VERSION
 #error "CTRSA_VERSION must be defined by the build (top-level meson.build)"
@@ -26,8 +28,22 @@
 #define CTRSA_COMPILER "an unknown C compiler"
 #endif
 
-#define CTRSA_BUILDINFO "ctrsa " CTRSA_VERSION ", built with " CTRSA_COMPILER \
-                        "; bignum engine: portable C backend"
+#define CTRSA_BUILDINFO_PREFIX "ctrsa " CTRSA_VERSION ", built with " CTRSA_COMPILER \
+                               "; bignum backend: "
+
+/* Provider parameter: the engine backend in use ("portable", "adx" or "ifma"). */
+#define CTRSA_PROV_PARAM_BACKEND "ctrsa-backend"
+
+/* The build information, naming the bignum backend chosen at load (one per known name). */
+static const char *ctrsa_buildinfo(void)
+{
+    const char *be = ctbn_backend_name();
+    if (strcmp(be, "ifma") == 0)
+        return CTRSA_BUILDINFO_PREFIX "ifma (AVX-512 IFMA)";
+    if (strcmp(be, "adx") == 0)
+        return CTRSA_BUILDINFO_PREFIX "adx (MULX/ADCX/ADOX)";
+    return CTRSA_BUILDINFO_PREFIX "portable (C)";
+}
 
 static OSSL_FUNC_provider_teardown_fn ctrsa_teardown;
 static OSSL_FUNC_provider_gettable_params_fn ctrsa_gettable_params;
@@ -77,6 +93,7 @@ static const OSSL_PARAM provider_param_types[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+    OSSL_PARAM_DEFN(CTRSA_PROV_PARAM_BACKEND, OSSL_PARAM_UTF8_PTR, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -98,10 +115,13 @@ static int ctrsa_get_params(void *provctx, OSSL_PARAM params[])
         && !OSSL_PARAM_set_utf8_ptr(p, CTRSA_VERSION))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != NULL
-        && !OSSL_PARAM_set_utf8_ptr(p, CTRSA_BUILDINFO))
+        && !OSSL_PARAM_set_utf8_ptr(p, ctrsa_buildinfo()))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != NULL
         && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, CTRSA_PROV_PARAM_BACKEND)) != NULL
+        && !OSSL_PARAM_set_utf8_ptr(p, ctbn_backend_name()))
         return 0;
     return 1;
 }
@@ -148,6 +168,18 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
     if (prov->libctx == NULL) {
         CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "cannot create the child library context");
+        free(prov);
+        return 0;
+    }
+    /* The engine backend, once per load: CTRSA_CPU forces one, else the best available. */
+    const char *cpu = getenv("CTRSA_CPU");
+    if (cpu == NULL || *cpu == '\0')
+        cpu = "auto";
+    if (ctbn_backend_select(cpu) != 0) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER,
+                    "CTRSA_CPU=%s: unknown backend, or not supported by this CPU or build "
+                    "(portable, adx, ifma, auto)", cpu);
+        OSSL_LIB_CTX_free(prov->libctx);
         free(prov);
         return 0;
     }

@@ -1,0 +1,102 @@
+/*
+ * Backend selection: which kernels ctbn_mont_mul and friends run on. Contracts in bignum.h
+ * (ctbn_backend_select, ctbn_backend_name, ctbn_backend_supported) and backend.h.
+ *
+ * The active backend is one atomic pointer, read once per call by the dispatching functions.
+ * Before the first ctbn_backend_select it is initialised from CTRSA_CPU (if set and
+ * supported), else to the portable reference, so that engine tests and tools that never
+ * select run the reference unless told otherwise.
+ *
+ * CT: public (CPU features and backend names only).
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Every backend this source knows, in the order of ctbn_backend_supported (worst first). */
+static const ctbn_backend *known(size_t i)
+{
+    switch (i) {
+    case 0:
+        return ctbn_backend_portable();
+    case 1:
+        return ctbn_backend_adx();
+    case 2:
+        return ctbn_backend_ifma();
+    default:
+        return NULL;
+    }
+}
+#define N_KNOWN 3
+
+static int usable(const ctbn_backend *be)
+{
+    return be != NULL && (ctbn_cpu_features() & be->cpu_needs) == be->cpu_needs;
+}
+
+/* The usable backend of that name, "auto" for the best one; NULL if none. */
+static const ctbn_backend *find(const char *name)
+{
+    if (name == NULL || strcmp(name, "auto") == 0) {
+        for (size_t i = N_KNOWN; i-- > 0;)
+            if (usable(known(i)))
+                return known(i);
+        return ctbn_backend_portable();
+    }
+    for (size_t i = 0; i < N_KNOWN; i++) {
+        const ctbn_backend *be = known(i);
+        if (be != NULL && strcmp(be->name, name) == 0)
+            return usable(be) ? be : NULL;
+    }
+    return NULL;
+}
+
+static _Atomic(const ctbn_backend *) active;
+
+const ctbn_backend *ctbn_backend_active(void)
+{
+    const ctbn_backend *be = atomic_load_explicit(&active, memory_order_acquire);
+    if (be == NULL) {
+        const char *env = getenv("CTRSA_CPU");
+        be = env != NULL ? find(env) : NULL;
+        if (be == NULL)
+            be = ctbn_backend_portable();
+        /* keep an explicit selection made meanwhile by another thread */
+        const ctbn_backend *expected = NULL;
+        if (!atomic_compare_exchange_strong_explicit(&active, &expected, be,
+                                                     memory_order_acq_rel,
+                                                     memory_order_acquire))
+            be = expected;
+    }
+    return be;
+}
+
+int ctbn_backend_select(const char *name)
+{
+    const ctbn_backend *be = find(name);
+    if (be == NULL)
+        return -1;
+    atomic_store_explicit(&active, be, memory_order_release);
+    return 0;
+}
+
+const char *ctbn_backend_name(void)
+{
+    return ctbn_backend_active()->name;
+}
+
+size_t ctbn_backend_supported(const char **names, size_t max)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < N_KNOWN; i++) {
+        const ctbn_backend *be = known(i);
+        if (!usable(be))
+            continue;
+        if (count < max)
+            names[count] = be->name;
+        count++;
+    }
+    return count;
+}
