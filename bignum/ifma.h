@@ -1,0 +1,110 @@
+/*
+ * The AVX-512 IFMA backend's private contracts (issue 7): radix 2^52 numbers, the
+ * almost-Montgomery multiplication (AMM) kernels and the whole-modexp hooks.
+ *
+ * Everything declared here except ctbn_backend_ifma (backend.h) is compiled with
+ * -mavx512f -mavx512ifma -mavx512vl -mavx512bw and MUST only run once ctbn_cpu_features()
+ * reported CTBN_CPU_AVX512F | CTBN_CPU_AVX512IFMA | CTBN_CPU_AVX512VL | CTBN_CPU_AVX512BW.
+ *
+ * Radix 2^52: a number of D digits is D uint64_t, least significant first, each digit
+ * < 2^52 ("normalized"), padded with zero digits to a multiple of 8 (one 512-bit register
+ * holds 8 digits), in a 64-byte aligned array. D is 20, 30 or 40 for moduli of 16, 24 or 32
+ * limbs of 64 bits (1024, 1536, 2048 bits): 52 * D >= 64 * n + 16, so R' = 2^(52 D) > 4 m.
+ *
+ * AMM(a, b) = a * b * R'^-1 mod m up to one m: for a, b < 2m the result is < 2m and
+ * congruent to a b R'^-1 (Gueron's almost-Montgomery multiplication). Values stay in
+ * [0, 2m) through the whole exponentiation; only the final result is reduced.
+ */
+#ifndef CTRSA_IFMA_H
+#define CTRSA_IFMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bignum.h"
+
+#define CTBN_IFMA_MASK52 ((uint64_t)0xFFFFFFFFFFFFF)
+
+/* The largest digit count (2048-bit moduli) and its padded lane count. */
+#define CTBN_IFMA_MAX_DIGITS 40
+#define CTBN_IFMA_MAX_LANES 40
+
+/* Digits for n limbs: 20, 30 or 40 for n = 16, 24, 32; 0 for any other n (not handled). */
+size_t ctbn_ifma_digits(size_t n);
+
+/* Lanes (a multiple of 8) holding D digits. */
+#define CTBN_IFMA_LANES(d) (((d) + 7) / 8 * 8)
+
+/* A modulus in radix 2^52 with its Montgomery constants. 64-byte aligned. */
+typedef struct ctbn_ifma_mod {
+    _Alignas(64) uint64_t m[CTBN_IFMA_MAX_LANES];  /* the modulus, normalized, zero-padded */
+    _Alignas(64) uint64_t rr[CTBN_IFMA_MAX_LANES]; /* R'^2 mod m, normalized */
+    uint64_t k0;                                   /* -m^-1 mod 2^52 */
+    size_t digits;                                 /* D (public) */
+} ctbn_ifma_mod;
+
+/* ---------------------------------------------------------------------------------------
+ * Radix conversion (ifma_convert.c)
+ */
+
+/*
+ * d (lanes = CTBN_IFMA_LANES(digits)) := x (n limbs) in radix 2^52, normalized, the lanes
+ * past the value zero. Requires 52 * digits >= 64 * n. d MUST NOT alias x.
+ * CT: only n and digits leak (fixed trip counts, public bit positions).
+ */
+void ctbn_ifma_from_radix64(uint64_t *d, size_t digits, const ctbn_limb *x, size_t n);
+
+/*
+ * x (n limbs) := d (digits normalized digits of 52 bits) in radix 2^64; bits of d above
+ * 64 n are dropped (the caller knows the value fits). x MUST NOT alias d.
+ * CT: only n and digits leak.
+ */
+void ctbn_ifma_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, size_t digits);
+
+/*
+ * mod := the radix 2^52 form of ctx's modulus, k0 and R'^2 mod m (R' = 2^(52 D)), from
+ * ctx->rr = 2^(128 n) mod m by 2 n modular doublings (52 D = 65 n). Requires
+ * ctbn_ifma_digits(ctx->n) != 0. scratch: ctx->n limbs.
+ * CT: only ctx->n leaks; the modulus may be secret (a prime factor).
+ */
+void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch);
+
+/* ---------------------------------------------------------------------------------------
+ * Almost-Montgomery multiplication (ifma_amm.c)
+ *
+ * r := AMM(a, b) modulo mod->m, normalized. a and b normalized, a, b < 2m (each < 2^(52D)).
+ * r MAY alias a or b. All arrays 64-byte aligned, CTBN_IFMA_LANES(D) lanes; pad lanes of a
+ * and b must be zero, those of r are written zero.
+ * The _x2 forms do two independent AMMs (the CRT halves, same D) in one interleaved pass:
+ * two dependency chains in flight. Pointers of one pair may alias only within that pair.
+ * CT: only D leaks: fixed trip counts, no memory index or branch depends on a, b or m.
+ */
+typedef void ctbn_ifma_amm_x1_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                 const ctbn_ifma_mod *mod);
+typedef void ctbn_ifma_amm_x2_fn(uint64_t *r1, const uint64_t *a1, const uint64_t *b1,
+                                 const ctbn_ifma_mod *mod1,
+                                 uint64_t *r2, const uint64_t *a2, const uint64_t *b2,
+                                 const ctbn_ifma_mod *mod2);
+
+ctbn_ifma_amm_x1_fn ctbn_ifma_amm20_x1, ctbn_ifma_amm30_x1, ctbn_ifma_amm40_x1;
+ctbn_ifma_amm_x2_fn ctbn_ifma_amm20_x2, ctbn_ifma_amm30_x2, ctbn_ifma_amm40_x2;
+
+/* The kernels for D digits (20, 30, 40); NULL for any other D. CT: public. */
+ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_for(size_t digits);
+ctbn_ifma_amm_x2_fn *ctbn_ifma_amm_x2_for(size_t digits);
+
+/* ---------------------------------------------------------------------------------------
+ * The whole-modexp hooks (ifma_modexp.c), with the contracts of backend.h's modexp_ct and
+ * modexp2_ct: they handle n = 16, 24, 32 (modexp2: both halves of the same n) and return 1,
+ * else 0 without writing anything. Results are fully reduced, in radix 2^64, identical to
+ * the portable path.
+ * CT: only the limb counts and exponent bit lengths leak.
+ */
+int ctbn_ifma_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                        const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch);
+int ctbn_ifma_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                         const ctbn_limb *e1, size_t e1_bits,
+                         const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                         const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+#endif /* CTRSA_IFMA_H */
