@@ -50,7 +50,7 @@ int ctrsa_pkcs1_type2_decode(uint8_t *em, size_t k, uint8_t *out, size_t outcap,
     window = outcap < k - CTRSA_PKCS1_PADDING_SIZE ? outcap : k - CTRSA_PKCS1_PADDING_SIZE;
 
     good = pkcs1_check(em, k, &msg_index);
-    mlen = (uint64_t)k - msg_index;  /* wraps when no separator: good is 0 then */
+    mlen = (uint64_t)k - msg_index;  /* no separator: msg_index is 1, good is 0 then */
     /* A message longer than the output is the same opaque failure. */
     good &= ctrsa_ct_ge((uint64_t)outcap, mlen);
 

@@ -215,7 +215,6 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     size_t limbs[CTRSA_MAX_PRIMES], bits[CTRSA_MAX_PRIMES];
     ctbn_limb *prime[CTRSA_MAX_PRIMES] = {0}, *exp[CTRSA_MAX_PRIMES] = {0};
     ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL;
-    ctbn_mont *mont = NULL;
     int ok = 0;
     size_t sum = 0;
 
@@ -254,8 +253,7 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     tmp = limbs_new(sum + nl);
     pm1 = limbs_new(nl);
     coeff = limbs_new(nl);
-    mont = OPENSSL_zalloc(sizeof(*mont));
-    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL || mont == NULL)
+    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL)
         goto end;
     ctbn_copy(prod, prime[0], limbs[0]);
     size_t prod_limbs = limbs[0];
@@ -337,7 +335,6 @@ end:
     OPENSSL_clear_free(tmp, (sum + nl) * sizeof(ctbn_limb));
     OPENSSL_clear_free(pm1, nl * sizeof(ctbn_limb));
     OPENSSL_clear_free(coeff, nl * sizeof(ctbn_limb));
-    OPENSSL_clear_free(mont, sizeof(*mont));
     return ok;
 }
 

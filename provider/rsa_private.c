@@ -11,6 +11,18 @@
 #include <openssl/crypto.h>
 #include "rsa_key_internal.h"
 
+/*
+ * The engine's Montgomery kernels keep their last product in stack buffers of up to
+ * 2 * CTBN_MAX_LIMBS limbs; after a private operation that product is the result. Overwrite
+ * that much stack below the caller's frame before returning.
+ */
+static __attribute__((noinline)) void scrub_stack(void)
+{
+    volatile uint8_t area[4 * CTBN_MAX_LIMBS * sizeof(ctbn_limb)];
+    for (size_t i = 0; i < sizeof(area); i++)
+        area[i] = 0;
+}
+
 /* Temporaries of one operation, past the modexp's own scratch: see the layout below. */
 #define PRIVATE_TEMPS(nl) (20 * (size_t)(nl))
 
@@ -86,6 +98,7 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
         ctbn_to_bytes(out, key->k, m, nl);
     OPENSSL_cleanse(slot->scratch, key->scratch_limbs * sizeof(ctbn_limb));
     ctrsa_blinding_release(key, slot);
+    scrub_stack();
     if (!ok) {
         CTRSA_RAISE(key->prov, CTRSA_R_FAULT_DETECTED,
                     "the private-key result failed its check; nothing was released");

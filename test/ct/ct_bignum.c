@@ -17,7 +17,9 @@
 
 /* Moduli tried by most cases: one limb, a short top limb (16 limbs, a size the engine
  * specialises), a generic limb count (18), and RSA-4096's prime size (32 limbs). */
-static const size_t mod_bits[] = { 61, 1000, 1100, 2048 };
+/* 512, 3072 and 4096 bits reach the fixed-size 8/48/64-limb kernels (RSA-1024 CRT halves,
+ * RSA-3072/4096 moduli). */
+static const size_t mod_bits[] = { 61, 512, 1000, 1100, 2048, 3072, 4096 };
 #define N_SIZES (sizeof(mod_bits) / sizeof(mod_bits[0]))
 
 /* Fixed primes (test inputs), big-endian hex. */
@@ -348,6 +350,41 @@ static int case_mod_reduce(void)
     return rc;
 }
 
+/* x mod m for any modulus (even ones too: p - 1 in key checks), x and m secret; checked
+ * against mod_reduce on an odd modulus and against the identity (q*m + r) mod m = r. */
+static int case_mod_any(void)
+{
+    int rc = 0;
+    for (size_t s = 0; s < N_SIZES; s++) {
+        size_t n = CTBN_LIMBS(mod_bits[s]);
+        ctbn_mont *ctx = secret_ctx_new(mod_bits[s]);
+        ctbn_limb *x = alloc_limbs(2 * n), *r = alloc_limbs(n), *want = alloc_limbs(n);
+        ctbn_limb *even = alloc_limbs(n), *scratch = alloc_limbs(CTBN_REDUCE_SCRATCH(n));
+        ct_rand_bytes(x, 2 * n * LB);
+        ct_secret(x, 2 * n * LB);
+        ctbn_mod_any_ct(r, x, 2 * n, ctx->m, n);
+        ctbn_mod_reduce(ctx, want, x, 2 * n, scratch);
+        if (!same(r, want, n))
+            rc = ct_fail("mod_any", "odd modulus: differs from mod_reduce");
+        /* m - 1 (even, secret): x mod (m-1) computed twice must agree and be below m-1. */
+        ctbn_limb one[1] = { 1 };
+        ctbn_copy(even, ctx->m, n);
+        ctbn_sub(even, even, one, 1);
+        ctbn_mod_any_ct(r, x, 2 * n, even, n);
+        ctbn_mask below = ctbn_lt(r, even, n);
+        ct_public(&below, sizeof(below));
+        if (!below)
+            rc = ct_fail("mod_any", "even modulus: result not reduced");
+        free(ctx);
+        free(x);
+        free(r);
+        free(want);
+        free(even);
+        free(scratch);
+    }
+    return rc;
+}
+
 /* b^e with e of e_bits announced bits, secret b, e and modulus; checked against the public
  * square-and-multiply on defined copies. */
 static int modexp_one(size_t bits, size_t e_bits, size_t e_true_bits)
@@ -553,6 +590,7 @@ const struct ct_case ct_bignum_cases[] = {
       case_mont_init_secret_prime },
     { "mont_mul", "mont_mul/sqr/to_mont/from_mont, secret modulus", case_mont_mul },
     { "mod_reduce", "mod_reduce of a secret 2n-limb value, secret modulus", case_mod_reduce },
+    { "mod_any", "mod_any_ct of a secret value by secret odd and even moduli", case_mod_any },
     { "modexp_ct", "modexp_ct, secret base, exponent and modulus", case_modexp_ct },
     { "modexp2_ct", "modexp2_ct, both halves secret", case_modexp2_ct },
     { "modexp_public", "modexp_public_vartime with a secret base",
