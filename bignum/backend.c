@@ -4,8 +4,8 @@
  *
  * The active backend is one atomic pointer, read once per call by the dispatching functions.
  * Before the first ctbn_backend_select it is initialised from CTRSA_CPU (if set and
- * supported), else to the portable reference, so that engine tests and tools that never
- * select run the reference unless told otherwise.
+ * supported; see initial() for CTRSA_CPU_TRUST), else to the portable reference, so that
+ * engine tests and tools that never select run the reference unless told otherwise.
  *
  * CT: public (CPU features and backend names only).
  */
@@ -55,14 +55,35 @@ static const ctbn_backend *find(const char *name)
 
 static _Atomic(const ctbn_backend *) active;
 
+/*
+ * The initial backend: CTRSA_CPU if set and usable, else portable. With CTRSA_CPU_TRUST=1
+ * the CPU check is skipped for the backend CTRSA_CPU names (it must still be built): for
+ * running the ADX kernels under valgrind, whose virtual CPU hides ADX from CPUID although
+ * it executes ADCX/ADOX. On a CPU without the instructions that ends in SIGILL: a test
+ * facility, like OPENSSL_ia32cap; the provider's selection always checks.
+ */
+static const ctbn_backend *initial(void)
+{
+    const char *env = getenv("CTRSA_CPU");
+    const char *trust = getenv("CTRSA_CPU_TRUST");
+    if (env == NULL)
+        return ctbn_backend_portable();
+    if (trust != NULL && strcmp(trust, "1") == 0) {
+        for (size_t i = 0; i < N_KNOWN; i++) {
+            const ctbn_backend *be = known(i);
+            if (be != NULL && strcmp(be->name, env) == 0)
+                return be;
+        }
+    }
+    const ctbn_backend *be = find(env);
+    return be != NULL ? be : ctbn_backend_portable();
+}
+
 const ctbn_backend *ctbn_backend_active(void)
 {
     const ctbn_backend *be = atomic_load_explicit(&active, memory_order_acquire);
     if (be == NULL) {
-        const char *env = getenv("CTRSA_CPU");
-        be = env != NULL ? find(env) : NULL;
-        if (be == NULL)
-            be = ctbn_backend_portable();
+        be = initial();
         /* keep an explicit selection made meanwhile by another thread */
         const ctbn_backend *expected = NULL;
         if (!atomic_compare_exchange_strong_explicit(&active, &expected, be,

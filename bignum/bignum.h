@@ -254,8 +254,10 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
  * enabled by the OS). Results are identical whatever the backend.
  *
  * Until ctbn_backend_select is first called, the active backend is the one named by the
- * environment variable CTRSA_CPU if it is set and supported, else "portable". The provider
- * selects once at load (CTRSA_CPU, default "auto"); tests may switch between runs.
+ * environment variable CTRSA_CPU if it is set and supported, else "portable" (with
+ * CTRSA_CPU_TRUST=1 the CPU check is skipped for it: for valgrind, whose virtual CPU hides
+ * ADX; a test facility). The provider selects once at load (CTRSA_CPU, default "auto",
+ * always checked); tests may switch between runs.
  */
 
 /*

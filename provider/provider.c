@@ -34,15 +34,28 @@
 /* Provider parameter: the engine backend in use ("portable", "adx" or "ifma"). */
 #define CTRSA_PROV_PARAM_BACKEND "ctrsa-backend"
 
-/* The build information, naming the bignum backend chosen at load (one per known name). */
+/*
+ * The build information: the bignum backend chosen at load and the ones this CPU supports.
+ * Every combination is a constant string (the supported sets are prefixes of
+ * "portable adx ifma": ifma needs ADX too), so the pointer handed out stays valid.
+ */
+#define CTRSA_BI(active, supported) \
+    CTRSA_BUILDINFO_PREFIX active "; backends supported here: " supported
 static const char *ctrsa_buildinfo(void)
 {
+    static const char *const table[3][3] = {
+        { CTRSA_BI("portable (C)", "portable"), CTRSA_BI("portable (C)", "portable adx"),
+          CTRSA_BI("portable (C)", "portable adx ifma") },
+        { NULL, CTRSA_BI("adx (MULX/ADCX/ADOX)", "portable adx"),
+          CTRSA_BI("adx (MULX/ADCX/ADOX)", "portable adx ifma") },
+        { NULL, NULL, CTRSA_BI("ifma (AVX-512 IFMA)", "portable adx ifma") },
+    };
     const char *be = ctbn_backend_name();
-    if (strcmp(be, "ifma") == 0)
-        return CTRSA_BUILDINFO_PREFIX "ifma (AVX-512 IFMA)";
-    if (strcmp(be, "adx") == 0)
-        return CTRSA_BUILDINFO_PREFIX "adx (MULX/ADCX/ADOX)";
-    return CTRSA_BUILDINFO_PREFIX "portable (C)";
+    size_t supported = ctbn_backend_supported(NULL, 0);
+    size_t active = strcmp(be, "ifma") == 0 ? 2 : strcmp(be, "adx") == 0 ? 1 : 0;
+    if (supported < 1 || supported > 3 || table[active][supported - 1] == NULL)
+        return CTRSA_BUILDINFO_PREFIX "unknown";
+    return table[active][supported - 1];
 }
 
 static OSSL_FUNC_provider_teardown_fn ctrsa_teardown;

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Runs a command (valgrind with the ct harness) with the engine forced onto one backend.
+# valgrind's virtual CPU hides ADX from CPUID although it executes MULX/ADCX/ADOX, so the
+# backend is forced with CTRSA_CPU_TRUST=1 (bignum/backend.c) after checking here, outside
+# valgrind, that the real CPU has the instructions; without them the test is skipped (77).
+# AVX-512 (ifma) cannot run under valgrind at all and is refused.
+# usage: on_backend.sh <portable|adx> <command> [args...]
+backend=$1
+shift
+has_flags() {
+    for f in "$@"; do
+        grep -qw "$f" /proc/cpuinfo 2>/dev/null || return 1
+    done
+    return 0
+}
+case "$backend" in
+portable) ;;
+adx)
+    if ! has_flags bmi2 adx; then
+        echo "on_backend: this CPU lacks BMI2/ADX, skipping the adx run"
+        exit 77
+    fi
+    ;;
+*)
+    echo "on_backend: backend '$backend' cannot run under valgrind"
+    exit 2
+    ;;
+esac
+CTRSA_CPU=$backend CTRSA_CPU_TRUST=1 exec "$@"
