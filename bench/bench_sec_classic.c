@@ -13,7 +13,20 @@
 #include "bench_suite.h"
 #include "bench_util.h"
 
-/* Keys per size and side: at least 20 at 2048 in a full run. */
+/*
+ * Keys per size and side. A slow generator stops earlier, once the size has used its time
+ * budget (wall_budget_s) and made min_keys: at least 20 at 2048 in a full run.
+ */
+static size_t min_keys(size_t bits, int quick)
+{
+    return quick ? 2 : bits == 2048 ? 20 : 4;
+}
+
+static double wall_budget_s(int quick)
+{
+    return quick ? 5 : 60;
+}
+
 static size_t keys_for(size_t bits, int quick)
 {
     switch (bits) {
@@ -41,7 +54,7 @@ static const char *fmt_keygen(char *buf, size_t size, const bu_stats *s)
 static void keygen_row(bs_suite *suite, size_t bits, const int has[BE_SIDES])
 {
     size_t nkeys = keys_for(bits, suite->opts.quick);
-    double *t[BE_SIDES];
+    double *t[BE_SIDES], start = bu_wall_ns();
     bu_stats st[BE_SIDES];
     char cell[BE_SIDES][80], label[64], ratio[32] = "—";
 
@@ -60,6 +73,9 @@ static void keygen_row(bs_suite *suite, size_t bits, const int has[BE_SIDES])
                 be_key_check_default(&suite->env, pkey);
             EVP_PKEY_free(pkey);
         }
+        if (i + 1 >= min_keys(bits, suite->opts.quick)
+                && bu_wall_ns() - start > wall_budget_s(suite->opts.quick) * 1e9)
+            nkeys = i + 1; /* out of time: the keys made so far */
     }
     for (int s = 0; s < BE_SIDES; s++) {
         if (has[s]) {
