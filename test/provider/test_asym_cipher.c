@@ -4,6 +4,15 @@
  * the implicit-rejection known answers of OpenSSL 3.2 are checked through the whole
  * provider (key import, d's hash, short ciphertexts), and every error path is checked to
  * fail with a reason.
+ *
+ * The matrix of issue 4 runs on 2048, 3072 and 4096-bit keys (each generated once, by the
+ * default provider): OAEP with SHA-1/224/256/384/512, each with its own and with a different
+ * MGF1 digest, with and without a label, messages of 0, 1 and the maximum length, both
+ * directions; PKCS#1 v1.5 the same way; one byte too long, tampered ciphertexts, c >= n,
+ * wrong lengths and empty input fail with the reason ctrsa's table gives for them; and the
+ * implicit-rejection message equals the one computed here from the draft (an independent
+ * implementation on OpenSSL's HMAC-SHA256, itself checked first against OpenSSL 3.2's
+ * known answers).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +23,7 @@
 #include <cmocka.h>
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -29,29 +39,52 @@
 #endif
 
 static tu_env env;
-static EVP_PKEY *oracle_key;   /* default provider, 2048 bits */
+
+/* One key pair per size of the matrix: the default provider's, and copies in ours. */
+struct keyset {
+    size_t bits;
+    EVP_PKEY *oracle, *priv, *pub;
+};
+static struct keyset keys[] = { { 2048, NULL, NULL, NULL }, { 3072, NULL, NULL, NULL },
+                                { 4096, NULL, NULL, NULL } };
+#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+static EVP_PKEY *oracle_key;   /* default provider, 2048 bits (keys[0]) */
 static EVP_PKEY *ut_priv;      /* the same key pair, in the provider under test */
 static EVP_PKEY *ut_pub;
 
 static int setup(void **state)
 {
+    size_t i;
+
     (void)state;
     if (!tu_env_init(&env))
         return -1;
-    oracle_key = EVP_PKEY_Q_keygen(env.libctx, TU_PROPQ_DEFAULT, "RSA", (size_t)2048);
-    if (oracle_key == NULL)
-        return -1;
-    ut_priv = tu_pkey_copy_to(env.libctx, oracle_key, 1, tu_provider_name());
-    ut_pub = tu_pkey_copy_to(env.libctx, oracle_key, 0, tu_provider_name());
-    return ut_priv != NULL && ut_pub != NULL ? 0 : -1;
+    for (i = 0; i < N_KEYS; i++) {
+        keys[i].oracle = EVP_PKEY_Q_keygen(env.libctx, TU_PROPQ_DEFAULT, "RSA", keys[i].bits);
+        if (keys[i].oracle == NULL)
+            return -1;
+        keys[i].priv = tu_pkey_copy_to(env.libctx, keys[i].oracle, 1, tu_provider_name());
+        keys[i].pub = tu_pkey_copy_to(env.libctx, keys[i].oracle, 0, tu_provider_name());
+        if (keys[i].priv == NULL || keys[i].pub == NULL)
+            return -1;
+    }
+    oracle_key = keys[0].oracle;
+    ut_priv = keys[0].priv;
+    ut_pub = keys[0].pub;
+    return 0;
 }
 
 static int teardown(void **state)
 {
+    size_t i;
+
     (void)state;
-    EVP_PKEY_free(ut_pub);
-    EVP_PKEY_free(ut_priv);
-    EVP_PKEY_free(oracle_key);
+    for (i = 0; i < N_KEYS; i++) {
+        EVP_PKEY_free(keys[i].pub);
+        EVP_PKEY_free(keys[i].priv);
+        EVP_PKEY_free(keys[i].oracle);
+    }
     tu_env_free(&env);
     return 0;
 }
@@ -100,7 +133,11 @@ static int configure(EVP_PKEY_CTX *ctx, const struct cfg *c)
     return EVP_PKEY_CTX_set_params(ctx, params);
 }
 
-/* Encrypt or decrypt in one call; returns EVP's result and checks where it ran. */
+/*
+ * Encrypt or decrypt in one call; 1 on success, 0 on failure (EVP_PKEY_encrypt/decrypt
+ * return -1 for some failures of the default provider: that is a failure too), and checks
+ * where it ran.
+ */
 static int run(EVP_PKEY *key, const char *propq, int decrypt, const struct cfg *c,
                const unsigned char *in, size_t inlen, unsigned char *out, size_t *outlen)
 {
@@ -111,8 +148,8 @@ static int run(EVP_PKEY *key, const char *propq, int decrypt, const struct cfg *
     ok = (decrypt ? EVP_PKEY_decrypt_init(ctx) : EVP_PKEY_encrypt_init(ctx)) == 1
          && configure(ctx, c) == 1;
     if (ok) {
-        ok = decrypt ? EVP_PKEY_decrypt(ctx, out, outlen, in, inlen)
-                     : EVP_PKEY_encrypt(ctx, out, outlen, in, inlen);
+        ok = (decrypt ? EVP_PKEY_decrypt(ctx, out, outlen, in, inlen)
+                      : EVP_PKEY_encrypt(ctx, out, outlen, in, inlen)) == 1;
         if (strcmp(propq, TU_PROPQ_DEFAULT) != 0)
             assert_true(tu_ctx_in_provider(ctx));
     }
@@ -464,6 +501,414 @@ static void test_params(void **state)
     EVP_PKEY_CTX_free(dup);
 }
 
+/* ---- the matrix of issue 4: every key size ---------------------------------------------- */
+
+#define MAX_K 512
+
+/*
+ * The last error on the queue has a reason string; when ctrsa is under test it is `want`,
+ * the string ctrsa's reason table gives (another provider words its reasons its own way).
+ * Clears the queue.
+ */
+static void expect_reason_at(const char *want, const char *what, int line)
+{
+    unsigned long e = ERR_peek_last_error();
+    const char *reason = e != 0 ? ERR_reason_error_string(e) : NULL;
+
+    if (e == 0)
+        fail_msg("line %d, %s: expected the error \"%s\", the queue is empty", line, what,
+                 want);
+    if (reason == NULL)
+        fail_msg("line %d, %s: an error without a reason string", line, what);
+    if (strcmp(tu_provider_name(), "ctrsa") == 0 && strcmp(reason, want) != 0)
+        fail_msg("line %d, %s: reason \"%s\", want \"%s\"", line, what, reason, want);
+    ERR_clear_error();
+}
+#define expect_reason(want, what) expect_reason_at((want), (what), __LINE__)
+
+#define R_INPUT_TOO_LARGE "input too large for the modulus"
+#define R_WRONG_INPUT_LENGTH "wrong input length"
+#define R_DECRYPT_FAILED "decryption failed"
+
+static size_t md_size(const char *name)
+{
+    EVP_MD *md = EVP_MD_fetch(env.libctx, name, TU_PROPQ_DEFAULT);
+    int size;
+
+    assert_non_null(md);
+    size = EVP_MD_get_size(md);
+    EVP_MD_free(md);
+    assert_true(size > 0);
+    return (size_t)size;
+}
+
+/* ours encrypts, the oracle decrypts; the oracle encrypts, ours decrypts. */
+static void round_trip_both_ways(const struct keyset *ks, const struct cfg *c,
+                                 const unsigned char *msg, size_t mlen, unsigned char *oracle_ct,
+                                 const char *what)
+{
+    unsigned char ct[MAX_K], pt[MAX_K];
+    size_t k = ks->bits / 8, ctlen, ptlen;
+
+    ctlen = sizeof(ct);
+    if (!run(ks->pub, tu_propq(), 0, c, msg, mlen, ct, &ctlen) || ctlen != k)
+        fail_msg("%zu bits, %s, %zu bytes: our encryption failed", ks->bits, what, mlen);
+    ptlen = sizeof(pt);
+    if (!run(ks->oracle, TU_PROPQ_DEFAULT, 1, c, ct, ctlen, pt, &ptlen) || ptlen != mlen
+        || memcmp(pt, msg, mlen) != 0)
+        fail_msg("%zu bits, %s, %zu bytes: the default provider cannot decrypt ours",
+                 ks->bits, what, mlen);
+    ctlen = sizeof(ct);
+    assert_true(run(ks->oracle, TU_PROPQ_DEFAULT, 0, c, msg, mlen, oracle_ct, &ctlen));
+    assert_int_equal(ctlen, k);
+    ptlen = sizeof(pt);
+    if (!run(ks->priv, tu_propq(), 1, c, oracle_ct, ctlen, pt, &ptlen) || ptlen != mlen
+        || memcmp(pt, msg, mlen) != 0)
+        fail_msg("%zu bits, %s, %zu bytes: we cannot decrypt the default provider's",
+                 ks->bits, what, mlen);
+}
+
+/* A decryption by ours that must fail with `reason`. */
+static void decrypt_fails(const struct keyset *ks, const struct cfg *c, const unsigned char *ct,
+                          size_t ctlen, const char *reason, const char *what)
+{
+    unsigned char pt[MAX_K];
+    size_t ptlen = sizeof(pt);
+
+    if (run(ks->priv, tu_propq(), 1, c, ct, ctlen, pt, &ptlen))
+        fail_msg("%zu bits, %s: decryption succeeded, should have failed", ks->bits, what);
+    expect_reason(reason, what);
+}
+
+static void test_oaep_matrix(void **state)
+{
+    static const char *const mds[] = { "SHA1", "SHA224", "SHA256", "SHA384", "SHA512" };
+    /* A different MGF1 digest for each OAEP digest. */
+    static const char *const other_mgf1[] = { "SHA256", "SHA512", "SHA1", "SHA224", "SHA384" };
+    static const char label[] = "ctrsa OAEP label";
+    unsigned char msg[MAX_K], ct[MAX_K], last_ct[MAX_K], pt[MAX_K];
+    size_t s, m, v, l, k, hlen, maxlen, ctlen;
+    char what[128];
+    (void)state;
+
+    for (s = 0; s < N_KEYS; s++) {
+        const struct keyset *ks = &keys[s];
+
+        k = ks->bits / 8;
+        for (m = 0; m < sizeof(mds) / sizeof(mds[0]); m++) {
+            hlen = md_size(mds[m]);
+            maxlen = k - 2 * hlen - 2;
+            for (v = 0; v < 4; v++) {
+                const struct cfg c = { "oaep", 0, mds[m], (v & 1) ? other_mgf1[m] : NULL,
+                                       (v & 2) ? label : NULL, -1, 0, 0 };
+                const struct cfg wrong_label = { "oaep", 0, mds[m], c.mgf1md,
+                                                 (v & 2) ? NULL : label, -1, 0, 0 };
+                const struct cfg wrong_mgf1 = { "oaep", 0, mds[m],
+                                                (v & 1) ? NULL : other_mgf1[m], c.label,
+                                                -1, 0, 0 };
+                const size_t lens[] = { 0, 1, maxlen };
+
+                snprintf(what, sizeof(what), "OAEP %s, MGF1 %s, %s", mds[m],
+                         c.mgf1md != NULL ? c.mgf1md : mds[m],
+                         c.label != NULL ? "a label" : "no label");
+                for (l = 0; l < 3; l++) {
+                    assert_int_equal(RAND_bytes(msg, (int)lens[l] + 1), 1);
+                    round_trip_both_ways(ks, &c, msg, lens[l], last_ct, what);
+                }
+                /* One byte too long: refused by ours (and by the oracle). */
+                ctlen = sizeof(ct);
+                if (run(ks->pub, tu_propq(), 0, &c, msg, maxlen + 1, ct, &ctlen))
+                    fail_msg("%zu bits, %s: a %zu-byte message was encrypted", ks->bits,
+                             what, maxlen + 1);
+                expect_reason(R_INPUT_TOO_LARGE, what);
+                ctlen = sizeof(ct);
+                assert_false(run(ks->oracle, TU_PROPQ_DEFAULT, 0, &c, msg, maxlen + 1, ct,
+                                 &ctlen));
+                ERR_clear_error();
+                /* The last (maximum-length) ciphertext, tampered with or read with other
+                 * parameters: one opaque failure. */
+                memcpy(ct, last_ct, k);
+                ct[k / 2] ^= 0x10;
+                decrypt_fails(ks, &c, ct, k, R_DECRYPT_FAILED, "tampered OAEP ciphertext");
+                memcpy(ct, last_ct, k);
+                ct[k - 1] ^= 0x01;
+                decrypt_fails(ks, &c, ct, k, R_DECRYPT_FAILED, "OAEP, last byte tampered");
+                decrypt_fails(ks, &wrong_label, last_ct, k, R_DECRYPT_FAILED,
+                              "OAEP with the wrong label");
+                decrypt_fails(ks, &wrong_mgf1, last_ct, k, R_DECRYPT_FAILED,
+                              "OAEP with the wrong MGF1 digest");
+                /* Still fine untouched. */
+                ctlen = sizeof(pt);
+                assert_true(run(ks->priv, tu_propq(), 1, &c, last_ct, k, pt, &ctlen));
+                assert_int_equal(ctlen, maxlen);
+            }
+        }
+    }
+}
+
+static void test_pkcs1_matrix(void **state)
+{
+    const struct cfg pk = { "pkcs1", 0, NULL, NULL, NULL, -1, 0, 0 };
+    const struct cfg pk_noir = { "pkcs1", 0, NULL, NULL, NULL, 0, 0, 0 };
+    unsigned char msg[MAX_K], ct[MAX_K], last_ct[MAX_K];
+    size_t s, l, k, ctlen;
+    (void)state;
+
+    for (s = 0; s < N_KEYS; s++) {
+        const struct keyset *ks = &keys[s];
+        size_t lens[3];
+
+        k = ks->bits / 8;
+        lens[0] = 0;
+        lens[1] = 1;
+        lens[2] = k - 11;
+        for (l = 0; l < 3; l++) {
+            assert_int_equal(RAND_bytes(msg, (int)lens[l] + 1), 1);
+            round_trip_both_ways(ks, &pk, msg, lens[l], last_ct, "PKCS#1 v1.5");
+            round_trip_both_ways(ks, &pk_noir, msg, lens[l], last_ct,
+                                 "PKCS#1 v1.5, implicit rejection off");
+        }
+        ctlen = sizeof(ct);
+        assert_false(run(ks->pub, tu_propq(), 0, &pk, msg, k - 10, ct, &ctlen));
+        expect_reason(R_INPUT_TOO_LARGE, "PKCS#1 v1.5 message one byte too long");
+        ctlen = sizeof(ct);
+        assert_false(run(ks->oracle, TU_PROPQ_DEFAULT, 0, &pk, msg, k - 10, ct, &ctlen));
+        ERR_clear_error();
+        /* Tampered, with implicit rejection off: the one opaque error. */
+        memcpy(ct, last_ct, k);
+        ct[k / 3] ^= 0x04;
+        decrypt_fails(ks, &pk_noir, ct, k, R_DECRYPT_FAILED, "tampered PKCS#1 ciphertext");
+    }
+}
+
+/* c >= n, longer than k, and empty: refused before any private arithmetic, in every mode. */
+static void test_decrypt_input_errors(void **state)
+{
+    const struct cfg modes[] = {
+        { "oaep", 0, "SHA256", NULL, NULL, -1, 0, 0 },
+        { "pkcs1", 0, NULL, NULL, NULL, -1, 0, 0 },
+        { "pkcs1", 0, NULL, NULL, NULL, 0, 0, 0 },
+        { "none", 0, NULL, NULL, NULL, -1, 0, 0 },
+        { NULL, RSA_PKCS1_WITH_TLS_PADDING, NULL, NULL, NULL, -1, 0x0303, 0 },
+    };
+    static const char *const names[] = { "OAEP", "PKCS#1 v1.5 (implicit rejection)",
+                                         "PKCS#1 v1.5 (explicit rejection)", "raw",
+                                         "TLS pre-master" };
+    unsigned char in[MAX_K + 1];
+    size_t s, i, k;
+    BIGNUM *n = NULL;
+    char what[128];
+    (void)state;
+
+    for (s = 0; s < N_KEYS; s++) {
+        const struct keyset *ks = &keys[s];
+
+        k = ks->bits / 8;
+        assert_int_equal(EVP_PKEY_get_bn_param(ks->oracle, OSSL_PKEY_PARAM_RSA_N, &n), 1);
+        for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+            snprintf(what, sizeof(what), "%s: c = n", names[i]);
+            assert_int_equal(BN_bn2binpad(n, in, (int)k), (int)k);
+            decrypt_fails(ks, &modes[i], in, k, R_INPUT_TOO_LARGE, what);
+            snprintf(what, sizeof(what), "%s: c = n + 1", names[i]);
+            assert_true(BN_add_word(n, 1));
+            assert_int_equal(BN_bn2binpad(n, in, (int)k), (int)k);
+            assert_true(BN_sub_word(n, 1));
+            decrypt_fails(ks, &modes[i], in, k, R_INPUT_TOO_LARGE, what);
+            snprintf(what, sizeof(what), "%s: c = 2^(8k) - 1", names[i]);
+            memset(in, 0xff, k);
+            decrypt_fails(ks, &modes[i], in, k, R_INPUT_TOO_LARGE, what);
+            snprintf(what, sizeof(what), "%s: k + 1 bytes", names[i]);
+            memset(in, 0, k + 1);
+            in[k] = 0x01;
+            decrypt_fails(ks, &modes[i], in, k + 1, R_WRONG_INPUT_LENGTH, what);
+            snprintf(what, sizeof(what), "%s: empty", names[i]);
+            decrypt_fails(ks, &modes[i], in, 0, R_WRONG_INPUT_LENGTH, what);
+        }
+        BN_free(n);
+        n = NULL;
+    }
+}
+
+/*
+ * The implicit-rejection message written here from draft-irtf-cfrg-rsa-guidance with the
+ * conventions of OpenSSL 3.2, independently of padding/pkcs1_synthetic.c, on OpenSSL's
+ * HMAC-SHA256:
+ *   KDK = HMAC-SHA256(key = SHA-256(d as k bytes), ciphertext as k bytes)
+ *   PRF(label, L bytes) = HMAC(KDK, i16 || label || (8L)16) for i = 0, 1, ..., cut to L
+ *   candidates = PRF("length", 256): 128 big-endian 16-bit values, each masked to the bit
+ *   length of k - 10; the last one below k - 10 is the length (0 if none is)
+ *   message = the last `length` bytes of PRF("message", k)
+ */
+static void ref_hmac(const unsigned char *key, size_t keylen, const unsigned char *data,
+                     size_t len, unsigned char out[32])
+{
+    size_t outlen = 0;
+
+    assert_non_null(EVP_Q_mac(env.libctx, "HMAC", TU_PROPQ_DEFAULT, "SHA256", NULL, key,
+                              keylen, data, len, out, 32, &outlen));
+    assert_int_equal(outlen, 32);
+}
+
+static void ref_prf(const unsigned char kdk[32], const char *label, unsigned char *out,
+                    size_t outlen)
+{
+    unsigned char in[2 + 16 + 2], block[32];
+    size_t llen = strlen(label), pos, take;
+    unsigned int i = 0;
+
+    assert_true(llen <= 16 && outlen * 8 <= 0xffff);
+    memcpy(in + 2, label, llen);
+    in[2 + llen] = (unsigned char)((outlen * 8) >> 8);
+    in[3 + llen] = (unsigned char)(outlen * 8);
+    for (pos = 0; pos < outlen; pos += take, i++) {
+        in[0] = (unsigned char)(i >> 8);
+        in[1] = (unsigned char)i;
+        ref_hmac(kdk, 32, in, llen + 4, block);
+        take = outlen - pos < 32 ? outlen - pos : 32;
+        memcpy(out + pos, block, take);
+    }
+}
+
+/* msg := the synthetic message for ciphertext ct (ctlen <= k bytes) under key; its length. */
+static size_t ref_synthetic(EVP_PKEY *key, const unsigned char *ct, size_t ctlen,
+                            unsigned char *msg)
+{
+    unsigned char dbuf[MAX_K], d_hash[32], kdk[32], cand[256], syn[MAX_K], padded[MAX_K];
+    size_t k = (size_t)EVP_PKEY_get_size(key), i, mask, c, len = 0;
+    unsigned int dlen = 0;
+    BIGNUM *d = NULL;
+
+    assert_true(k <= MAX_K && ctlen <= k);
+    assert_int_equal(EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_D, &d), 1);
+    assert_int_equal(BN_bn2binpad(d, dbuf, (int)k), (int)k);
+    BN_clear_free(d);
+    assert_int_equal(EVP_Digest(dbuf, k, d_hash, &dlen, EVP_sha256(), NULL), 1);
+    memset(padded, 0, k - ctlen);
+    memcpy(padded + k - ctlen, ct, ctlen);
+    ref_hmac(d_hash, 32, padded, k, kdk);
+    ref_prf(kdk, "length", cand, sizeof(cand));
+    ref_prf(kdk, "message", syn, k);
+    for (mask = k - 10; mask & (mask + 1); mask |= mask >> 1)
+        ;
+    for (i = 0; i < sizeof(cand); i += 2) {
+        c = (((size_t)cand[i] << 8) | cand[i + 1]) & mask;
+        if (c < k - 10)
+            len = c;
+    }
+    memcpy(msg, syn + k - len, len);
+    return len;
+}
+
+/* The reference reproduces OpenSSL 3.2's known answers for every invalid ciphertext. */
+static void test_ir_reference_matches_openssl_32(void **state)
+{
+    const struct cfg pk_noir = { "pkcs1", 0, NULL, NULL, NULL, 0, 0, 0 };
+    unsigned char ct[MAX_K], want[MAX_K], got[MAX_K], pt[MAX_K];
+    size_t v, ctlen, wantlen, gotlen, ptlen, checked = 0;
+    (void)state;
+
+    for (v = 0; v < sizeof(ir_vectors) / sizeof(ir_vectors[0]); v++) {
+        const struct ir_vector *tv = &ir_vectors[v];
+        BIO *bio = BIO_new_mem_buf(tv->key_pem, -1);
+        EVP_PKEY *key;
+
+        assert_non_null(bio);
+        key = PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, env.libctx, TU_PROPQ_DEFAULT);
+        BIO_free(bio);
+        assert_non_null(key);
+        ctlen = strlen(tv->ct_hex) / 2;
+        assert_true(tu_unhex(tv->ct_hex, ct, ctlen));
+        /* Valid padding (the default provider decrypts it): no synthetic message. */
+        ptlen = sizeof(pt);
+        if (run(key, TU_PROPQ_DEFAULT, 1, &pk_noir, ct, ctlen, pt, &ptlen)) {
+            EVP_PKEY_free(key);
+            continue;
+        }
+        ERR_clear_error();
+        if (tv->out_hex != NULL) {
+            wantlen = strlen(tv->out_hex) / 2;
+            assert_true(tu_unhex(tv->out_hex, want, wantlen));
+        } else {
+            wantlen = strlen(tv->out_text);
+            memcpy(want, tv->out_text, wantlen);
+        }
+        gotlen = ref_synthetic(key, ct, ctlen, got);
+        if (gotlen != wantlen || memcmp(got, want, wantlen) != 0)
+            fail_msg("reference implicit rejection disagrees with OpenSSL 3.2 on \"%s\" "
+                     "(%zu bytes, want %zu)", tv->what, gotlen, wantlen);
+        checked++;
+        EVP_PKEY_free(key);
+    }
+    assert_true(checked >= 5);
+}
+
+/*
+ * For each key size, malformed ciphertexts decrypt (implicit rejection on) to the
+ * reference's synthetic message, every time the same, and fail with explicit rejection.
+ */
+static void test_implicit_rejection_matrix(void **state)
+{
+    const struct cfg pk = { "pkcs1", 0, NULL, NULL, NULL, -1, 0, 0 };
+    const struct cfg pk_noir = { "pkcs1", 0, NULL, NULL, NULL, 0, 0, 0 };
+    const struct cfg oaep = { "oaep", 0, NULL, NULL, NULL, -1, 0, 0 };
+    unsigned char ct[MAX_K], pt[MAX_K], pt2[MAX_K], want[MAX_K], msg[32];
+    size_t s, t, k, ctlen, len, len2, wantlen;
+    char what[96];
+    (void)state;
+
+    for (s = 0; s < N_KEYS; s++) {
+        const struct keyset *ks = &keys[s];
+
+        k = ks->bits / 8;
+        for (t = 0; t < 6; t++) {
+            /* t = 0, 1: an OAEP ciphertext; 2, 3: random below n; 4, 5: a PKCS#1
+             * ciphertext with one byte changed. */
+            assert_int_equal(RAND_bytes(msg, sizeof(msg)), 1);
+            ctlen = sizeof(ct);
+            if (t < 2) {
+                assert_true(run(ks->oracle, TU_PROPQ_DEFAULT, 0, &oaep, msg, sizeof(msg), ct,
+                                &ctlen));
+            } else if (t < 4) {
+                assert_int_equal(RAND_bytes(ct, (int)k), 1);
+                ct[0] = 0x00;
+                ctlen = k;
+            } else {
+                assert_true(run(ks->oracle, TU_PROPQ_DEFAULT, 0, &pk, msg, sizeof(msg), ct,
+                                &ctlen));
+                ct[k - 1 - t] ^= 0x80;
+            }
+            snprintf(what, sizeof(what), "%zu bits, malformed ciphertext %zu", ks->bits, t);
+            /* Malformed for sure: the default provider (explicit rejection) refuses it. */
+            len = sizeof(pt);
+            if (run(ks->oracle, TU_PROPQ_DEFAULT, 1, &pk_noir, ct, ctlen, pt, &len))
+                continue; /* a valid padding by chance: nothing to test */
+            ERR_clear_error();
+            decrypt_fails(ks, &pk_noir, ct, ctlen, R_DECRYPT_FAILED, what);
+
+            wantlen = ref_synthetic(ks->oracle, ct, ctlen, want);
+            assert_true(wantlen <= k - 11);
+            len = sizeof(pt);
+            if (!run(ks->priv, tu_propq(), 1, &pk, ct, ctlen, pt, &len))
+                fail_msg("%s: implicit rejection reported an error", what);
+            assert_int_equal(ERR_peek_error(), 0);
+            if (len != wantlen || memcmp(pt, want, wantlen) != 0)
+                fail_msg("%s: synthetic message of %zu bytes, the draft gives %zu", what, len,
+                         wantlen);
+            len2 = sizeof(pt2);
+            assert_true(run(ks->priv, tu_propq(), 1, &pk, ct, ctlen, pt2, &len2));
+            assert_int_equal(len2, len);
+            assert_memory_equal(pt2, pt, len);
+            /* Left-padded to k or not, the ciphertext is the same number. */
+            if (ct[0] == 0x00) {
+                len2 = sizeof(pt2);
+                assert_true(run(ks->priv, tu_propq(), 1, &pk, ct + 1, ctlen - 1, pt2, &len2));
+                assert_int_equal(len2, len);
+                assert_memory_equal(pt2, pt, len);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +919,11 @@ int main(void)
         cmocka_unit_test(test_implicit_rejection_known_answers),
         cmocka_unit_test(test_tls_premaster),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_oaep_matrix),
+        cmocka_unit_test(test_pkcs1_matrix),
+        cmocka_unit_test(test_decrypt_input_errors),
+        cmocka_unit_test(test_ir_reference_matches_openssl_32),
+        cmocka_unit_test(test_implicit_rejection_matrix),
     };
 
     return cmocka_run_group_tests_name("asym_cipher", tests, setup, teardown);
