@@ -651,7 +651,8 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
             CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_SMALL, "the key is too small for TLS");
             return 0;
         }
-        if (!ctrsa_random_bytes(c->prov, pms, sizeof(pms)))
+        /* The fallback pre-master stays secret: the private DRBG, as OpenSSL. */
+        if (!ctrsa_random_priv_bytes(c->prov, pms, sizeof(pms)))
             return 0;
         break;
     default:

@@ -69,8 +69,18 @@ const OSSL_ITEM *ctrsa_reason_strings(void);
 int ctrsa_trace_enabled(void);
 void ctrsa_trace(const char *op, size_t bits, const char *padding);
 
-/* buf[0..len) := random bytes from the child library context's DRBG. 1 on success. */
+/*
+ * buf[0..len) := random bytes from the child library context's public DRBG (bytes that
+ * may be seen, such as padding). 1 on success; on failure an error is raised.
+ */
 int ctrsa_random_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len);
+
+/*
+ * buf[0..len) := random bytes from the child library context's private DRBG, for values
+ * that stay secret (the TLS fallback pre-master), as OpenSSL draws them with
+ * RAND_priv_bytes_ex. 1 on success; on failure an error is raised.
+ */
+int ctrsa_random_priv_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len);
 
 /*
  * Declassify: the one place where a value computed from secrets becomes public on purpose
