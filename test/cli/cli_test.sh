@@ -219,6 +219,40 @@ if ctrsa_ssl list -asymcipher-algorithms 2>/dev/null | grep -q '@ ctrsa'; then
             -decrypt -inkey "$key" $opts -in "$tmp/ct2.$mode" -out "$tmp/pt3.$mode" &&
             traced decrypt "$mode"
         same_file "ctrsa decrypts the default provider's ($mode)" "$tmp/secret" "$tmp/pt3.$mode"
+        # The same ciphertext with its last byte changed.
+        cp "$tmp/ct2.$mode" "$tmp/bad.$mode"
+        last=$(od -An -tu1 -j255 -N1 "$tmp/ct2.$mode" | tr -d ' ')
+        printf "$(printf '\\%03o' $(( (last + 1) % 256 )))" |
+            dd of="$tmp/bad.$mode" bs=1 seek=255 conv=notrunc 2>/dev/null
+        if [ "$mode" = oaep ]; then
+            # shellcheck disable=SC2086
+            refuse "pkeyutl -decrypt of a tampered ciphertext (oaep)" ctrsa_ssl pkeyutl \
+                -decrypt -inkey "$key" $opts -in "$tmp/bad.$mode" -out "$tmp/bad.out"
+            # ... by ctrsa, with its one opaque reason.
+            steps=$((steps + 1))
+            if grep -q ':decryption failed:' "$tmp/out"; then
+                echo "ok:   ctrsa's reason: decryption failed"
+            else
+                fail "the tampered OAEP ciphertext was not refused by ctrsa's decryption:"
+                sed 's/^/    /' "$tmp/out"
+            fi
+        else
+            # Implicit rejection: no error, a synthetic message, the same every time.
+            # shellcheck disable=SC2086
+            run "pkeyutl -decrypt of a tampered ciphertext (pkcs1, implicit rejection)" \
+                ctrsa_ssl pkeyutl -decrypt -inkey "$key" $opts -in "$tmp/bad.$mode" \
+                -out "$tmp/syn1" && traced decrypt pkcs1
+            # shellcheck disable=SC2086
+            run "pkeyutl -decrypt of a tampered ciphertext again" ctrsa_ssl pkeyutl \
+                -decrypt -inkey "$key" $opts -in "$tmp/bad.$mode" -out "$tmp/syn2"
+            same_file "the implicit-rejection message is deterministic" "$tmp/syn1" "$tmp/syn2"
+            steps=$((steps + 1))
+            if cmp -s "$tmp/syn1" "$tmp/secret"; then
+                fail "a tampered ciphertext decrypted to the secret"
+            else
+                echo "ok: the implicit-rejection message is not the secret"
+            fi
+        fi
     done
 else
     echo "SKIP asym-cipher part: ctrsa lists no asym-cipher algorithm (openssl list -asymcipher-algorithms)"
