@@ -60,7 +60,11 @@ void ctrsa_blinding_free(CTRSA_KEY *key)
     }
 }
 
-/* A fresh pair from a new random r in [1, 2^(bits-1)) (so r < n). 1 on success. */
+/*
+ * A fresh pair from a new random r in [1, 2^(bits-1)) (so r < n), drawn from the private
+ * DRBG as OpenSSL draws its blinding values (what goes on the wire comes from the public
+ * one). 1 on success.
+ */
 static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
 {
     size_t nl = key->nlimbs, k = key->k;
@@ -77,7 +81,7 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
     uint8_t buf[CTBN_MAX_BITS / 8];
     int ok = 0;
     for (int attempt = 0; attempt < 8 && !ok; attempt++) {
-        if (!ctrsa_random_bytes(key->prov, buf, k)) {
+        if (!ctrsa_random_priv_bytes(key->prov, buf, k)) {
             CTRSA_RAISE(key->prov, CTRSA_R_RANDOM_FAILURE, "no randomness for blinding");
             break;
         }

@@ -5,7 +5,7 @@
  *
  * Secret (marked undefined): every private number of the key as the key object holds it
  * (p, q, dP, dQ, qInv, d and the Montgomery constants of p and q), the blinding randomness
- * (this file's ctrsa_random_bytes marks what it returns undefined, so r, r^e and r^-1 are
+ * (this file's ctrsa_random_priv_bytes marks what it returns undefined, so r, r^e and r^-1 are
  * too), and, for the encoders, the digest and the salt. Public: n, e, all lengths, the
  * input to the private operation. The verdict of the fault check and whether r was
  * invertible are declassified on purpose in the key object (CTRSA_DECLASSIFY); everything
@@ -32,6 +32,11 @@ int ctrsa_random_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len)
         return 0;
     ct_secret(buf, len);
     return 1;
+}
+
+int ctrsa_random_priv_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len)
+{
+    return ctrsa_random_bytes(prov, buf, len);
 }
 
 void ctrsa_cleanse(void *p, size_t len)
