@@ -167,9 +167,9 @@ typedef int (*ctbn_random_fn)(void *arg, uint8_t *buf, size_t len);
 
 /*
  * Progress and cancellation, as OpenSSL's key generation callbacks: stage 0 for each
- * candidate that reaches Miller-Rabin, 1 for each random-base round passed, 2 when a
- * candidate passed the sieve but failed, 3 when a prime was found; `count` counts within
- * the current prime. Return 0 to abort the generation. May be NULL.
+ * candidate that reaches Miller-Rabin, 1 for each random-base round passed, 3 when a prime
+ * was found (2 is left to the caller: OpenSSL uses it when a prime is regenerated);
+ * `count` counts within the current prime. Return 0 to abort the generation. May be NULL.
  */
 typedef int (*ctbn_progress_fn)(void *arg, int stage, int count);
 

@@ -2,7 +2,7 @@
  * Key management for "RSA" and "RSA-PSS": the key object (provider/rsa_key.h) behind
  * OpenSSL's EVP_PKEY. Keys arrive by import (EVP_PKEY_fromdata, or export from another
  * provider's key, which is how keys decoded by the default provider reach ctrsa) and leave
- * by export. Key generation is not offered here.
+ * by export. Key generation is in provider/keygen.c; its handlers are in both tables below.
  *
  * The two tables share every handler except import and the type lists: an RSA key refuses
  * RSA-PSS restrictions, an RSA-PSS key accepts, exports and reports them.
@@ -12,6 +12,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include "dispatch.h"
+#include "keygen.h"
 #include "keymgmt_numbers.h"
 #include "keymgmt_pss.h"
 #include "prov.h"
@@ -388,6 +389,7 @@ const OSSL_DISPATCH ctrsa_rsa_keymgmt_functions[] = {
     { OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))km_rsa_import_types },
     { OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))km_rsa_export_types },
     { OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))km_rsa_gettable_params },
+    CTRSA_RSA_GEN_FUNCTIONS
     OSSL_DISPATCH_END
 };
 
@@ -398,5 +400,6 @@ const OSSL_DISPATCH ctrsa_rsapss_keymgmt_functions[] = {
     { OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))km_rsapss_import_types },
     { OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))km_rsapss_export_types },
     { OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))km_rsapss_gettable_params },
+    CTRSA_RSAPSS_GEN_FUNCTIONS
     OSSL_DISPATCH_END
 };

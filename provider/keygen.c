@@ -1,0 +1,460 @@
+/*
+ * RSA and RSA-PSS key generation on the engine (bignum/prime.h). See keygen.h for the
+ * parameters.
+ *
+ * Steps: the primes one by one (ctbn_prime_gen: fresh random candidates, sieve, gcd(e,
+ * p - 1) = 1, Miller-Rabin base 2 then the FIPS 186-5 rounds with random bases), each new
+ * prime at distance > 2^(bits_i - 100) from the earlier ones (FIPS 186-5 A.1.3 step 5.4
+ * for two primes: |p - q| > 2^(nlen/2 - 100)); then d, the CRT exponents and coefficients
+ * (ctbn_rsa_derive_ct), d > 2^(nlen/2) (FIPS 186-5 A.1.1); then the numbers go through
+ * ctrsa_key_set like an imported key (checks, Montgomery contexts, blinding cache) and the
+ * pairwise test of ctrsa_key_validate.
+ *
+ * Secrets: the primes, d, the CRT values, and every intermediate. What is branched on: the
+ * verdicts of rejected candidates (inside ctbn_prime_gen), and the verdicts of the distance
+ * and d-size checks, which fail with negligible probability (2^-98 and below) and then
+ * discard the values concerned. Public: the sizes, e, the number of primes.
+ */
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include "keygen.h"
+#include "keymgmt_pss.h"
+#include "prime.h"
+#include "prov.h"
+#include "rsa_key.h"
+
+#define GEN_MAX_E_BYTES (8 * CTBN_PRIME_MAX_E_LIMBS)   /* e < 2^256 */
+
+typedef struct ctrsa_genctx {
+    CTRSA_PROVCTX *prov;
+    size_t bits, primes;
+    uint8_t e[GEN_MAX_E_BYTES];     /* big-endian, e_len bytes, no leading zero */
+    size_t e_len;
+    int pss_key;                    /* "RSA-PSS" key manager */
+    ctrsa_pss_restriction pss;      /* its restrictions (restricted == 0: none) */
+    OSSL_CALLBACK *cb;              /* progress, during ctrsa_gen only */
+    void *cbarg;
+} ctrsa_genctx;
+
+/* OpenSSL's cap on the number of primes for a modulus size (ossl_rsa_multip_cap). */
+static size_t primes_cap(size_t bits)
+{
+    if (bits < 1024)
+        return 2;
+    if (bits < 4096)
+        return 3;
+    if (bits < 8192)
+        return 4;
+    return 5;
+}
+
+/* ---- life cycle and parameters ------------------------------------------------------ */
+
+static void *gen_init(void *provctx, int selection, const OSSL_PARAM params[], int pss_key)
+{
+    ctrsa_genctx *ctx;
+
+    if ((selection & (OSSL_KEYMGMT_SELECT_KEYPAIR | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)) == 0)
+        return NULL;
+    ctx = OPENSSL_zalloc(sizeof(*ctx));
+    if (ctx == NULL) {
+        CTRSA_RAISE(provctx, CTRSA_R_MALLOC_FAILURE, "key generation context");
+        return NULL;
+    }
+    ctx->prov = provctx;
+    ctx->bits = CTRSA_GEN_DEFAULT_BITS;
+    ctx->primes = 2;
+    ctx->e[0] = (CTRSA_GEN_DEFAULT_E >> 16) & 0xff;
+    ctx->e[1] = (CTRSA_GEN_DEFAULT_E >> 8) & 0xff;
+    ctx->e[2] = CTRSA_GEN_DEFAULT_E & 0xff;
+    ctx->e_len = 3;
+    ctx->pss_key = pss_key;
+    if (!ctrsa_gen_set_params(ctx, params)) {
+        ctrsa_gen_cleanup(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+void *ctrsa_rsa_gen_init(void *provctx, int selection, const OSSL_PARAM params[])
+{
+    return gen_init(provctx, selection, params, 0);
+}
+
+void *ctrsa_rsapss_gen_init(void *provctx, int selection, const OSSL_PARAM params[])
+{
+    return gen_init(provctx, selection, params, 1);
+}
+
+void ctrsa_gen_cleanup(void *genctx)
+{
+    OPENSSL_clear_free(genctx, sizeof(ctrsa_genctx));
+}
+
+/* A size_t parameter; raises and returns 0 if it is not a non-negative integer. */
+static int get_size(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, size_t *out)
+{
+    if (OSSL_PARAM_get_size_t(p, out))
+        return 1;
+    CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                "parameter \"%s\" must be a non-negative integer", p->key);
+    return 0;
+}
+
+/*
+ * e from an unsigned (BN) or signed integer parameter, native byte order, into ctx->e.
+ * Checks: odd, at least 3, below 2^256. e is public.
+ */
+static int get_e(ctrsa_genctx *ctx, const OSSL_PARAM *p)
+{
+    uint8_t be[GEN_MAX_E_BYTES];
+    size_t len = 0;
+    const uint16_t probe = 1;
+    int little = *(const uint8_t *)&probe == 1;
+
+    if (p->data == NULL || p->data_size == 0
+        || (p->data_type != OSSL_PARAM_UNSIGNED_INTEGER && p->data_type != OSSL_PARAM_INTEGER)) {
+        CTRSA_RAISE(ctx->prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                    "parameter \"e\" must be an unsigned integer");
+        return 0;
+    }
+    const uint8_t *src = p->data;
+    if (p->data_type == OSSL_PARAM_INTEGER
+        && (src[little ? p->data_size - 1 : 0] & 0x80) != 0) {
+        CTRSA_RAISE(ctx->prov, CTRSA_R_BAD_KEYGEN_PARAMETER, "e must be positive");
+        return 0;
+    }
+    /* most significant byte first, leading zeros skipped */
+    for (size_t i = 0; i < p->data_size; i++) {
+        uint8_t b = src[little ? p->data_size - 1 - i : i];
+        if (len == 0 && b == 0)
+            continue;
+        if (len == sizeof(be)) {
+            CTRSA_RAISE(ctx->prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                        "e is larger than 2^256 (FIPS 186-5 bound), not supported");
+            return 0;
+        }
+        be[len++] = b;
+    }
+    if (len == 0 || (be[len - 1] & 1) == 0 || (len == 1 && be[0] < 3)) {
+        CTRSA_RAISE(ctx->prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                    "e must be odd and at least 3");
+        return 0;
+    }
+    memcpy(ctx->e, be, len);
+    ctx->e_len = len;
+    return 1;
+}
+
+int ctrsa_gen_set_params(void *genctx, const OSSL_PARAM params[])
+{
+    ctrsa_genctx *ctx = genctx;
+    const OSSL_PARAM *p;
+    size_t v;
+
+    if (ctx == NULL)
+        return 0;
+    if (params == NULL)
+        return 1;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_BITS)) != NULL) {
+        if (!get_size(ctx->prov, p, &v))
+            return 0;
+        if (v < CTRSA_GEN_MIN_BITS || v > CTRSA_GEN_MAX_BITS) {
+            CTRSA_RAISE(ctx->prov, v < CTRSA_GEN_MIN_BITS ? CTRSA_R_KEY_TOO_SMALL
+                                                          : CTRSA_R_KEY_TOO_LARGE,
+                        "%zu-bit keys: ctrsa generates keys of %d to %d bits", v,
+                        CTRSA_GEN_MIN_BITS, CTRSA_GEN_MAX_BITS);
+            return 0;
+        }
+        ctx->bits = v;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_PRIMES)) != NULL) {
+        if (!get_size(ctx->prov, p, &v))
+            return 0;
+        if (v < 2 || v > CTBN_RSA_MAX_PRIMES) {
+            CTRSA_RAISE(ctx->prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                        "%zu primes: ctrsa generates keys of 2 to %d primes", v,
+                        CTBN_RSA_MAX_PRIMES);
+            return 0;
+        }
+        ctx->primes = v;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_E)) != NULL && !get_e(ctx, p))
+        return 0;
+    if (ctx->pss_key) {
+        int found = 0;
+        if (!ctrsa_pss_read(ctx->prov, params, &ctx->pss, &ctx->pss, &found))
+            return 0;
+    }
+    return 1;
+}
+
+#define GEN_RSA_SETTABLE \
+    OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_BITS, NULL), \
+    OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_PRIMES, NULL), \
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
+
+static const OSSL_PARAM rsa_settable[] = { GEN_RSA_SETTABLE OSSL_PARAM_END };
+static const OSSL_PARAM rsapss_settable[] = {
+    GEN_RSA_SETTABLE
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, NULL, 0),
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, NULL, 0),
+    OSSL_PARAM_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, NULL),
+    OSSL_PARAM_END
+};
+
+const OSSL_PARAM *ctrsa_rsa_gen_settable_params(void *genctx, void *provctx)
+{
+    (void)genctx;
+    (void)provctx;
+    return rsa_settable;
+}
+
+const OSSL_PARAM *ctrsa_rsapss_gen_settable_params(void *genctx, void *provctx)
+{
+    (void)genctx;
+    (void)provctx;
+    return rsapss_settable;
+}
+
+/* ---- generation ----------------------------------------------------------------------- */
+
+/* The secret numbers of one generation, wiped on release. */
+typedef struct gen_numbers {
+    size_t k, nl, bits[CTBN_RSA_MAX_PRIMES], limbs[CTBN_RSA_MAX_PRIMES];
+    ctbn_limb primes[CTBN_RSA_MAX_PRIMES][CTBN_PRIME_MAX_LIMBS];
+    ctbn_limb exps[CTBN_RSA_MAX_PRIMES][CTBN_PRIME_MAX_LIMBS];
+    ctbn_limb coeffs[CTBN_RSA_MAX_PRIMES][CTBN_PRIME_MAX_LIMBS];
+    ctbn_limb d[CTBN_MAX_LIMBS], n[CTBN_MAX_LIMBS + CTBN_RSA_MAX_PRIMES];
+    ctbn_limb prod[CTBN_MAX_LIMBS + CTBN_RSA_MAX_PRIMES];
+    ctbn_limb a[CTBN_PRIME_MAX_LIMBS], b[CTBN_PRIME_MAX_LIMBS];
+    ctbn_limb scratch[CTBN_RSA_DERIVE_SCRATCH(CTBN_MAX_LIMBS)];
+    ctbn_prime_ws ws;
+} gen_numbers;
+
+static int gen_random(void *arg, uint8_t *buf, size_t len)
+{
+    return ctrsa_random_bytes(arg, buf, len);
+}
+
+/* Progress to OpenSSL's callback as "potential" / "iteration", like the default provider. */
+static int gen_progress(void *arg, int stage, int count)
+{
+    ctrsa_genctx *ctx = arg;
+    OSSL_PARAM params[3];
+
+    if (ctx->cb == NULL)
+        return 1;
+    params[0] = OSSL_PARAM_construct_int(OSSL_GEN_PARAM_POTENTIAL, &stage);
+    params[1] = OSSL_PARAM_construct_int(OSSL_GEN_PARAM_ITERATION, &count);
+    params[2] = OSSL_PARAM_construct_end();
+    return ctx->cb(params, ctx->cbarg);
+}
+
+/*
+ * All ones if prime i is far enough from each earlier prime: |p_i - p_j| > 2^(b - 100),
+ * b the smaller of their bit lengths (for two primes of an nlen-bit key, nlen/2 rounded
+ * down: FIPS 186-5 A.1.3). CT: only the sizes leak; the verdict is then branched on.
+ */
+static ctbn_mask far_from_earlier(gen_numbers *g, size_t i)
+{
+    ctbn_mask ok = ~(ctbn_mask)0;
+    for (size_t j = 0; j < i; j++) {
+        size_t n = g->limbs[i] > g->limbs[j] ? g->limbs[i] : g->limbs[j];
+        size_t b = g->bits[i] < g->bits[j] ? g->bits[i] : g->bits[j];
+        ctbn_zero(g->a, n);
+        ctbn_zero(g->b, n);
+        ctbn_copy(g->a, g->primes[i], g->limbs[i]);
+        ctbn_copy(g->b, g->primes[j], g->limbs[j]);
+        ok &= ctbn_diff_exceeds_ct(g->a, g->b, n, b - 100);
+    }
+    return ok;
+}
+
+/* Generate the primes, d and the CRT values into g. 1 on success (error raised if not). */
+static int generate_numbers(ctrsa_genctx *ctx, gen_numbers *g, const ctbn_limb *e, size_t en)
+{
+    CTRSA_PROVCTX *prov = ctx->prov;
+    size_t k = g->k;
+
+    for (;;) {
+        for (size_t i = 0; i < k; i++) {
+            ctbn_prime_req req = {
+                .bits = g->bits[i], .top_bits = k == 2 ? 2 : 3, .e = e, .en = en,
+                .rounds = ctbn_prime_mr_rounds(g->bits[i], ctx->bits, k),
+                .random = gen_random, .random_arg = prov,
+                .progress = gen_progress, .progress_arg = ctx,
+            };
+            do {
+                if (!ctbn_prime_gen(g->primes[i], &req, &g->ws)) {
+                    CTRSA_RAISE(prov, CTRSA_R_KEYGEN_FAILED,
+                                "prime generation stopped (random source or callback)");
+                    return 0;
+                }
+                /* declassified verdict: a prime too close to another is discarded */
+                if (far_from_earlier(g, i) != 0)
+                    break;
+                if (!gen_progress(ctx, 2, (int)i)) {
+                    CTRSA_RAISE(prov, CTRSA_R_KEYGEN_FAILED, "stopped by the callback");
+                    return 0;
+                }
+            } while (1);
+        }
+        if (k == 2 && g->bits[0] == g->bits[1]) {
+            /* p > q, as OpenSSL's keys have it: a masked swap */
+            ctbn_cswap(ctbn_lt(g->primes[0], g->primes[1], g->limbs[0]), g->primes[0],
+                       g->primes[1], g->limbs[0]);
+        }
+        const ctbn_limb *primes[CTBN_RSA_MAX_PRIMES];
+        ctbn_limb *exps[CTBN_RSA_MAX_PRIMES], *coeffs[CTBN_RSA_MAX_PRIMES];
+        for (size_t i = 0; i < k; i++) {
+            primes[i] = g->primes[i];
+            exps[i] = g->exps[i];
+            coeffs[i] = g->coeffs[i];
+        }
+        if (ctbn_rsa_derive_ct(primes, g->limbs, k, e, en, g->nl, g->d, exps, coeffs,
+                               g->scratch) == 0) {
+            /* cannot happen for distinct primes with gcd(e, p_i - 1) = 1 */
+            CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "the generated primes gave no private exponent");
+            return 0;
+        }
+        /* d > 2^(nlen/2) (FIPS 186-5 A.1.1); otherwise start again with new primes */
+        ctbn_limb *half = g->prod;
+        ctbn_zero(half, g->nl);
+        half[(ctx->bits / 2) / 64] = (ctbn_limb)1 << ((ctx->bits / 2) % 64);
+        if (ctbn_lt(half, g->d, g->nl) != 0)
+            return 1;
+        if (!gen_progress(ctx, 2, (int)k)) {
+            CTRSA_RAISE(prov, CTRSA_R_KEYGEN_FAILED, "stopped by the callback");
+            return 0;
+        }
+    }
+}
+
+/* n := the product of the primes (g->nl limbs); 1 if it has exactly `bits` bits. */
+static int multiply_primes(gen_numbers *g, size_t bits)
+{
+    size_t len = g->limbs[0];
+    ctbn_zero(g->n, sizeof(g->n) / sizeof(g->n[0]));
+    ctbn_copy(g->n, g->primes[0], len);
+    for (size_t i = 1; i < g->k; i++) {
+        ctbn_mul(g->prod, g->n, len, g->primes[i], g->limbs[i]);
+        len += g->limbs[i];
+        ctbn_copy(g->n, g->prod, len);
+    }
+    /* n is public: its length may be checked with a variable-time function */
+    return ctbn_bitlen_vartime(g->n, len) == bits;
+}
+
+/* Serialise g into the key numbers (pointing into blob) and set the key. */
+static int set_key(ctrsa_genctx *ctx, gen_numbers *g, CTRSA_KEY *key)
+{
+    size_t nbytes = (ctx->bits + 7) / 8, pbytes[CTBN_RSA_MAX_PRIMES], total = 2 * nbytes;
+    ctrsa_key_numbers nums;
+    uint8_t *blob, *w;
+    int ok;
+
+    for (size_t i = 0; i < g->k; i++) {
+        pbytes[i] = (g->bits[i] + 7) / 8;
+        total += 3 * pbytes[i];
+    }
+    blob = OPENSSL_zalloc(total);
+    if (blob == NULL) {
+        CTRSA_RAISE(ctx->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
+        return 0;
+    }
+    memset(&nums, 0, sizeof(nums));
+    w = blob;
+    ctbn_to_bytes(w, nbytes, g->n, g->nl);
+    nums.n = (ctrsa_num){w, nbytes};
+    w += nbytes;
+    nums.e = (ctrsa_num){ctx->e, ctx->e_len};
+    ctbn_to_bytes(w, nbytes, g->d, g->nl);
+    nums.d = (ctrsa_num){w, nbytes};
+    w += nbytes;
+    nums.nprimes = g->k;
+    for (size_t i = 0; i < g->k; i++) {
+        /* coefficient i-1 lives modulo prime 0 (qInv) or prime i (t_i) */
+        size_t c = i == 1 ? 0 : i;
+        ctbn_to_bytes(w, pbytes[i], g->primes[i], g->limbs[i]);
+        nums.primes[i] = (ctrsa_num){w, pbytes[i]};
+        w += pbytes[i];
+        ctbn_to_bytes(w, pbytes[i], g->exps[i], g->limbs[i]);
+        nums.exps[i] = (ctrsa_num){w, pbytes[i]};
+        w += pbytes[i];
+        if (i >= 1) {
+            ctbn_to_bytes(w, pbytes[c], g->coeffs[i - 1], g->limbs[c]);
+            nums.coeffs[i - 1] = (ctrsa_num){w, pbytes[c]};
+            w += pbytes[c];
+        }
+    }
+    ok = ctrsa_key_set(key, &nums);
+    OPENSSL_clear_free(blob, total);
+    return ok;
+}
+
+void *ctrsa_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
+{
+    ctrsa_genctx *ctx = genctx;
+    CTRSA_PROVCTX *prov;
+    gen_numbers *g = NULL;
+    CTRSA_KEY *key = NULL;
+    ctbn_limb e[CTBN_PRIME_MAX_E_LIMBS];
+    size_t en;
+
+    if (ctx == NULL)
+        return NULL;
+    prov = ctx->prov;
+    if (ctx->primes > primes_cap(ctx->bits)) {
+        CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                    "%zu primes for a %zu-bit key: at most %zu (as OpenSSL)", ctx->primes,
+                    ctx->bits, primes_cap(ctx->bits));
+        return NULL;
+    }
+    en = CTBN_LIMBS(8 * ctx->e_len);
+    ctbn_from_bytes(e, en, ctx->e, ctx->e_len);
+    ctrsa_trace("keygen", ctx->bits, "-");
+
+    g = OPENSSL_zalloc(sizeof(*g));
+    key = ctrsa_key_new(prov);
+    if (g == NULL || key == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "key generation");
+        goto err;
+    }
+    if (ctx->pss_key) {
+        ctrsa_key_set_pss_type(key);
+        *ctrsa_key_pss(key) = ctx->pss;
+    }
+    /* Prime sizes as OpenSSL's: bits / k each, the remainder spread over the first ones. */
+    g->k = ctx->primes;
+    g->nl = CTBN_LIMBS(ctx->bits);
+    for (size_t i = 0; i < g->k; i++) {
+        g->bits[i] = ctx->bits / g->k + (i < ctx->bits % g->k);
+        g->limbs[i] = CTBN_LIMBS(g->bits[i]);
+    }
+    ctx->cb = cb;
+    ctx->cbarg = cbarg;
+    int ok = generate_numbers(ctx, g, e, en);
+    ctx->cb = NULL;
+    ctx->cbarg = NULL;
+    if (!ok)
+        goto err;
+    if (!multiply_primes(g, ctx->bits)) {
+        CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "the primes' product has the wrong size");
+        goto err;
+    }
+    if (!set_key(ctx, g, key) || !ctrsa_key_validate(key, 1)) {
+        CTRSA_RAISE(prov, CTRSA_R_KEYGEN_FAILED, "the generated key failed its checks");
+        goto err;
+    }
+    OPENSSL_clear_free(g, sizeof(*g));
+    return key;
+err:
+    OPENSSL_clear_free(g, g != NULL ? sizeof(*g) : 0);
+    ctrsa_key_free(key);
+    return NULL;
+}

@@ -1,0 +1,44 @@
+/*
+ * Key generation for the "RSA" and "RSA-PSS" key managers (provider/keygen.c): the gen
+ * handlers that provider/keymgmt.c puts in its two dispatch tables.
+ *
+ * Parameters: "bits" (1024..16384, default 2048), "primes" (2..5, and at most OpenSSL's cap
+ * for the size: 3 below 4096 bits, 4 below 8192, 5 above; default 2), "e" (odd, 3 <= e <
+ * 2^256, default 65537); RSA-PSS also takes the key restrictions "digest", "mgf1-digest",
+ * "mgf", "saltlen" and "properties" as its import does.
+ */
+#ifndef CTRSA_KEYGEN_H
+#define CTRSA_KEYGEN_H
+
+#include <openssl/core_dispatch.h>
+
+/* Limits of the generated modulus, in bits. */
+#define CTRSA_GEN_MIN_BITS 1024
+#define CTRSA_GEN_MAX_BITS 16384
+#define CTRSA_GEN_DEFAULT_BITS 2048
+#define CTRSA_GEN_DEFAULT_E 65537
+
+OSSL_FUNC_keymgmt_gen_init_fn ctrsa_rsa_gen_init;
+OSSL_FUNC_keymgmt_gen_init_fn ctrsa_rsapss_gen_init;
+OSSL_FUNC_keymgmt_gen_set_params_fn ctrsa_gen_set_params;
+OSSL_FUNC_keymgmt_gen_settable_params_fn ctrsa_rsa_gen_settable_params;
+OSSL_FUNC_keymgmt_gen_settable_params_fn ctrsa_rsapss_gen_settable_params;
+OSSL_FUNC_keymgmt_gen_fn ctrsa_gen;
+OSSL_FUNC_keymgmt_gen_cleanup_fn ctrsa_gen_cleanup;
+
+#define CTRSA_GEN_COMMON_FUNCTIONS \
+    { OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))ctrsa_gen_set_params }, \
+    { OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))ctrsa_gen }, \
+    { OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))ctrsa_gen_cleanup },
+
+/* The entries for each key manager's dispatch table. */
+#define CTRSA_RSA_GEN_FUNCTIONS \
+    { OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))ctrsa_rsa_gen_init }, \
+    { OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))ctrsa_rsa_gen_settable_params }, \
+    CTRSA_GEN_COMMON_FUNCTIONS
+#define CTRSA_RSAPSS_GEN_FUNCTIONS \
+    { OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))ctrsa_rsapss_gen_init }, \
+    { OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))ctrsa_rsapss_gen_settable_params }, \
+    CTRSA_GEN_COMMON_FUNCTIONS
+
+#endif
