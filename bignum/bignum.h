@@ -119,6 +119,9 @@ ctbn_mask ctbn_csub_mod(ctbn_limb *x, ctbn_limb extra, const ctbn_limb *m, size_
 void ctbn_mod_add(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, const ctbn_limb *m,
                   size_t n);
 
+/* x := x + (y if mask is all ones, else 0) mod 2^(64n); returns the carry. CT: only n leaks. */
+ctbn_limb ctbn_cadd(ctbn_mask mask, ctbn_limb *x, const ctbn_limb *y, size_t n);
+
 /* r := x - y mod m, with x, y < m. r MAY alias x or y. CT: only n leaks. */
 void ctbn_mod_sub(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, const ctbn_limb *m,
                   size_t n);

@@ -155,13 +155,18 @@ void ctbn_mod_sub(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, const ct
                   size_t n)
 {
     ctbn_limb borrow = ctbn_sub(r, x, y, n);
-    ctbn_mask neg = (ctbn_mask)0 - borrow;
+    ctbn_cadd((ctbn_mask)0 - borrow, r, m, n);
+}
+
+ctbn_limb ctbn_cadd(ctbn_mask mask, ctbn_limb *x, const ctbn_limb *y, size_t n)
+{
     uint64_t carry = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned __int128 s = (unsigned __int128)r[i] + (m[i] & neg) + carry;
-        r[i] = (uint64_t)s;
+        unsigned __int128 s = (unsigned __int128)x[i] + (y[i] & mask) + carry;
+        x[i] = (uint64_t)s;
         carry = (uint64_t)(s >> 64);
     }
+    return carry;
 }
 
 void ctbn_mul(ctbn_limb *r, const ctbn_limb *a, size_t an, const ctbn_limb *b, size_t bn)

@@ -49,23 +49,11 @@ ctbn_mask ctbn_mod_inverse_ct(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb 
             u[i] = (uint64_t)du;
             borrow_u = (uint64_t)(du >> 64) & 1;
         }
-        ctbn_mask neg = (ctbn_mask)0 - borrow_u;
-        uint64_t carry = 0;
-        for (size_t i = 0; i < n; i++) {
-            unsigned __int128 s = (unsigned __int128)u[i] + (m[i] & neg) + carry;
-            u[i] = (uint64_t)s;
-            carry = (uint64_t)(s >> 64);
-        }
+        ctbn_cadd((ctbn_mask)0 - borrow_u, u, m, n);
 
         /* a /= 2; u /= 2 (mod m). */
         shift_right1(a, 0, n);
-        ctbn_mask u_odd = (ctbn_mask)0 - (u[0] & 1);
-        carry = 0;
-        for (size_t i = 0; i < n; i++) {
-            unsigned __int128 s = (unsigned __int128)u[i] + (m[i] & u_odd) + carry;
-            u[i] = (uint64_t)s;
-            carry = (uint64_t)(s >> 64);
-        }
+        ctbn_limb carry = ctbn_cadd((ctbn_mask)0 - (u[0] & 1), u, m, n);
         shift_right1(u, carry, n);
     }
 
