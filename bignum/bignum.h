@@ -30,6 +30,20 @@ typedef uint64_t ctbn_mask;
 /* Limbs needed for a value of `bits` bits (public). */
 #define CTBN_LIMBS(bits) (((size_t)(bits) + 63) / 64)
 
+/*
+ * Declassify: the few places where a value computed from secrets becomes public on purpose
+ * (a candidate prime's rejection by the sieve, the verdict of the private operation's fault
+ * check, whether a blinding value was invertible). A no-op in the module; the valgrind
+ * constant-time test compiles the code concerned with CTRSA_VALGRIND so that memcheck stops
+ * tracking the value there and reports every other use of a secret.
+ */
+#ifdef CTRSA_VALGRIND
+#include <valgrind/memcheck.h>
+#define CTBN_DECLASSIFY(p, len) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (len)))
+#else
+#define CTBN_DECLASSIFY(p, len) ((void)(p), (void)(len))
+#endif
+
 /* ---------------------------------------------------------------------------------------
  * Masks (ct_mask.c is header-only: these are static inline).
  */

@@ -101,6 +101,7 @@ ctbn_mask ctbn_sieve_screen(const ctbn_sieve *s, const ctbn_limb *x)
         ctbn_mask hit = 0;
         for (size_t j = g->first; j < g->first + g->count; j++)
             hit |= ~ctbn_mask_lt(s->plim[j], r * s->pinv[j]);
+        CTBN_DECLASSIFY(&hit, sizeof(hit)); /* a rejected candidate is discarded */
         if (hit != 0)    /* the candidate is rejected: its timing may leak */
             return 0;
     }

@@ -97,7 +97,7 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
         }
         r[0] |= ctbn_is_zero(r, nl) & 1; /* r = 0 would not invert: make it 1 */
         ctbn_mask invertible = ctbn_mod_inverse_ct(slot->Ai, r, key->mont_n->m, nl, work);
-        CTRSA_DECLASSIFY(&invertible, sizeof(invertible));
+        CTBN_DECLASSIFY(&invertible, sizeof(invertible));
         if (!invertible)
             continue; /* r shares a factor with n: draw again (r is thrown away) */
         ctbn_modexp_public_vartime(key->mont_n, slot->A, r, key->e, key->en, work);

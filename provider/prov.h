@@ -82,19 +82,6 @@ int ctrsa_random_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len);
  */
 int ctrsa_random_priv_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len);
 
-/*
- * Declassify: the one place where a value computed from secrets becomes public on purpose
- * (the verdict of the fault check, whether a blinding value was invertible). A no-op in the
- * module; the valgrind constant-time test compiles the key object with CTRSA_VALGRIND so
- * that memcheck stops tracking the value there and reports every other use of a secret.
- */
-#ifdef CTRSA_VALGRIND
-#include <valgrind/memcheck.h>
-#define CTRSA_DECLASSIFY(p, len) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (len)))
-#else
-#define CTRSA_DECLASSIFY(p, len) ((void)(p), (void)(len))
-#endif
-
 /* Wipe a buffer that held secrets (not optimised away). */
 void ctrsa_cleanse(void *p, size_t len);
 

@@ -93,7 +93,7 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
     /* The result must map back to the input under e: a fault is never released. */
     ctbn_modexp_public_vartime(key->mont_n, chk, m, key->e, key->en, tmp);
     ctbn_mask ok = ctbn_eq(chk, c, nl);
-    CTRSA_DECLASSIFY(&ok, sizeof(ok)); /* a fault or not: the one public verdict */
+    CTBN_DECLASSIFY(&ok, sizeof(ok)); /* a fault or not: the one public verdict */
     if (ok)
         ctbn_to_bytes(out, key->k, m, nl);
     OPENSSL_cleanse(slot->scratch, key->scratch_limbs * sizeof(ctbn_limb));

@@ -8,7 +8,7 @@
  * (this file's ctrsa_random_priv_bytes marks what it returns undefined, so r, r^e and r^-1 are
  * too), and, for the encoders, the digest and the salt. Public: n, e, all lengths, the
  * input to the private operation. The verdict of the fault check and whether r was
- * invertible are declassified on purpose in the key object (CTRSA_DECLASSIFY); everything
+ * invertible are declassified on purpose in the key object (CTBN_DECLASSIFY); everything
  * else must pass without a report.
  *
  * The key object is compiled into the harness with CTRSA_VALGRIND (see meson.build); this
