@@ -5,7 +5,8 @@
  *                                   halves) at 1024/1536/2048 bits, full-length exponents:
  *                                   ifma, adx, portable and OpenSSL's
  *                                   BN_mod_exp_mont_consttime, interleaved rounds, process
- *                                   CPU time, medians; and cycles (rdtsc) per AMM.
+ *                                   CPU time, medians; and TSC ticks per AMM and AMS.
+ *   bench_ifma_ct cycles            only the TSC ticks per AMM and AMS kernel call.
  *   bench_ifma_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_ifma_modexp2_ct at 1024
  *                                   and 2048 bits: class 0 = a fixed exponent (zero), class 1
  *                                   = random exponents, classes interleaved at random, bases
@@ -224,7 +225,9 @@ static void amm_cycles(size_t bits)
     memcpy(a2, mod2->rr, sizeof(a2));
     ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
     ctbn_ifma_amm_x2_fn *x2 = ctbn_ifma_amm_x2_for(digits);
-    double c_x1[31], c_x2[31];
+    ctbn_ifma_ams_x1_fn *s1 = ctbn_ifma_ams_x1_for(digits);
+    ctbn_ifma_ams_x2_fn *s2 = ctbn_ifma_ams_x2_for(digits);
+    double c_x1[31], c_x2[31], c_s1[31], c_s2[31];
     const int iters = 2000;
     for (int k = 0; k < 31; k++) {
         uint64_t t0 = __rdtsc();
@@ -234,14 +237,21 @@ static void amm_cycles(size_t bits)
         for (int i = 0; i < iters; i++)
             x2(a1, a1, a1, mod1, a2, a2, a2, mod2);
         uint64_t t2 = __rdtsc();
+        for (int i = 0; i < iters; i++)
+            s1(a1, a1, mod1);
+        uint64_t t3 = __rdtsc();
+        for (int i = 0; i < iters; i++)
+            s2(a1, a1, mod1, a2, a2, mod2);
+        uint64_t t4 = __rdtsc();
         c_x1[k] = (double)(t1 - t0) / iters;
         c_x2[k] = (double)(t2 - t1) / iters;
+        c_s1[k] = (double)(t3 - t2) / iters;
+        c_s2[k] = (double)(t4 - t3) / iters;
     }
     double cx1 = median(c_x1, 31), cx2 = median(c_x2, 31);
-    /* IFMA instructions per AMM: 4 per register per step (lo/hi of a_i B and q M) and 2 for q */
-    size_t nv = CTBN_IFMA_LANES(digits) / 8, ifma_ops = digits * (4 * nv + 2);
-    printf("| %4zu | %2zu | %6.0f | %6.0f (%5.0f per AMM) | %4zu | %5.1f%% |\n", bits, digits,
-           cx1, cx2, cx2 / 2, ifma_ops, 100.0 * (double)ifma_ops / 2.0 / (cx2 / 2));
+    double cs1 = median(c_s1, 31), cs2 = median(c_s2, 31);
+    printf("| %4zu | %2zu | %6.0f | %6.0f (%5.0f each) | %6.0f | %6.0f (%5.0f each) |\n",
+           bits, digits, cx1, cx2, cx2 / 2, cs1, cs2, cs2 / 2);
     free(mod1);
     free(mod2);
     free(c1);
@@ -281,10 +291,10 @@ static void speed(int quick)
     for (size_t i = 0; i < 3; i++)
         speed_size(sizes[i], rounds, sides, nsides);
 
-    printf("\nTSC ticks per AMM (the TSC runs at the nominal clock), and the share of the "
-           "IFMA throughput floor (2 vpmadd52 per cycle)\n\n");
-    printf("| bits | D  | x1     | x2 (two AMMs)            | IFMA ops/AMM | floor share |\n");
-    printf("|------|----|--------|--------------------------|--------------|-------------|\n");
+    printf("\nTSC ticks per multiplication (AMM) and squaring (AMS), one (x1) and two at a "
+           "time (x2); the TSC runs at the nominal clock, not the core's\n\n");
+    printf("| bits | D  | AMM x1 | AMM x2              | AMS x1 | AMS x2              |\n");
+    printf("|------|----|--------|---------------------|--------|---------------------|\n");
     for (size_t i = 0; i < 3; i++)
         amm_cycles(sizes[i]);
 }
@@ -472,6 +482,16 @@ int main(int argc, char **argv)
         speed(argc >= 3 && strcmp(argv[2], "--quick") == 0);
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "cycles") == 0) {
+        if (ctbn_backend_select("ifma") != 0)
+            die("the ifma backend is not usable on this CPU");
+        static const size_t sizes[] = { 1024, 1536, 2048 };
+        printf("| bits | D  | AMM x1 | AMM x2              | AMS x1 | AMS x2              |\n");
+        printf("|------|----|--------|---------------------|--------|---------------------|\n");
+        for (size_t i = 0; i < 3; i++)
+            amm_cycles(sizes[i]);
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "ttest") == 0) {
         size_t samples = argc >= 3 ? (size_t)strtoull(argv[2], NULL, 10) : 100000;
         if (samples < 100)
@@ -479,6 +499,6 @@ int main(int argc, char **argv)
         ttest(samples);
         return 0;
     }
-    fprintf(stderr, "usage: bench_ifma_ct speed [--quick] | ttest [SAMPLES]\n");
+    fprintf(stderr, "usage: bench_ifma_ct speed [--quick] | cycles | ttest [SAMPLES]\n");
     return 2;
 }

@@ -8,6 +8,10 @@
  * constant-time gather, one multiplication, whatever the window's value. An AMM by 1 leaves
  * the domain (result <= m), one masked subtraction in radix 2^64 makes it < m.
  *
+ * Squarings use the AMM kernel too: the dedicated squaring (ifma.h) measured no faster.
+ * After the result is out, each half's state (modulus, base, powers, accumulator) and its
+ * table are wiped.
+ *
  * With two halves, every step is one _x2 kernel call doing the same operation on both
  * halves. Both use the window width and window count of the longer exponent: a shorter
  * exponent simply has zero windows on top (e < 2^e_bits < 2^max), same result.
@@ -17,6 +21,7 @@
  * against every entry index; every entry is loaded in full for every lookup.
  */
 #include <immintrin.h>
+#include <string.h>
 
 #include "ifma.h"
 
@@ -175,23 +180,39 @@ static void run(const struct kern *k, struct half *h, size_t e_bits)
     amm(k, h, OP_ACC, OP_ACC, OP_ONE);
 }
 
+/* Zero n bytes at p; the empty asm with p as input and a memory clobber keeps the compiler
+ * from dropping the stores as dead. CT: n is public. */
+static void wipe(void *p, size_t n)
+{
+    memset(p, 0, n);
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+
 /* Set up half h for ctx, base b, exponent e; its table at tab. CT: only n and e_bits leak. */
 static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
                       const ctbn_limb *e, size_t e_bits, uint64_t *tab)
 {
     ctbn_limb tmp[CTBN_MAX_LIMBS];
     ctbn_ifma_mod_init(&h->mod, ctx, tmp);
+    wipe(tmp, sizeof(tmp)); /* R'^2 mod m on the way: derived from the (secret) prime */
     ctbn_ifma_from_radix64(h->b52, h->mod.digits, b, ctx->n);
     h->table = tab;
     h->e = e;
     h->elimbs = CTBN_LIMBS(e_bits);
 }
 
-/* r := h->acc (<= m) fully reduced in radix 2^64. CT: only n leaks. */
-static void half_finish(const struct half *h, const ctbn_mont *ctx, ctbn_limb *r)
+/*
+ * r := h->acc (<= m) fully reduced in radix 2^64, then h and its table wiped: the modulus
+ * (a prime factor), the base, the powers and the accumulator are all secret-derived.
+ * count: the table's entries. CT: only n and count leak.
+ */
+static void half_finish(struct half *h, const struct kern *k, size_t count,
+                        const ctbn_mont *ctx, ctbn_limb *r)
 {
     ctbn_ifma_to_radix64(r, ctx->n, h->acc, h->mod.digits);
     ctbn_csub_mod(r, 0, ctx->m, ctx->n);
+    wipe(h->table, count * k->lanes * sizeof(uint64_t));
+    wipe(h, sizeof(*h));
 }
 
 int ctbn_ifma_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
@@ -204,7 +225,7 @@ int ctbn_ifma_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
     struct half h[1];
     half_init(&h[0], ctx, b, e, e_bits, align64(scratch));
     run(&k, h, e_bits);
-    half_finish(&h[0], ctx, r);
+    half_finish(&h[0], &k, (size_t)1 << ctbn_modexp_window(e_bits), ctx, r);
     return 1;
 }
 
@@ -222,8 +243,10 @@ int ctbn_ifma_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
     half_init(&h[0], ctx1, b1, e1, e1_bits, align64(scratch));
     half_init(&h[1], ctx2, b2, e2, e2_bits,
               align64(scratch + CTBN_MODEXP_SCRATCH(ctx1->n)));
-    run(&k, h, e1_bits > e2_bits ? e1_bits : e2_bits);
-    half_finish(&h[0], ctx1, r1);
-    half_finish(&h[1], ctx2, r2);
+    size_t e_bits = e1_bits > e2_bits ? e1_bits : e2_bits;
+    run(&k, h, e_bits);
+    size_t count = (size_t)1 << ctbn_modexp_window(e_bits);
+    half_finish(&h[0], &k, count, ctx1, r1);
+    half_finish(&h[1], &k, count, ctx2, r2);
     return 1;
 }

@@ -290,6 +290,127 @@ static void test_amm(void **state)
     }
 }
 
+/*
+ * d := an edge value below 2m for carries at digit boundary k (0 < k <= digits): the low k
+ * digits all ones (2^(52k) - 1) when that is below 2m, else 2m - 1 - (2^(52(digits-k))-1)
+ * i.e. a value whose top digits are those of 2m-1 and whose low digits are cleared, or
+ * 2m - 2^(52(k-1)) (all ones from the top down to digit k-1 for a modulus with all-ones top).
+ */
+static void edge_below_2m(uint64_t *d, const struct modulus *md, size_t digits, size_t k,
+                          int variant)
+{
+    BIGNUM *v = BN_new(), *m2 = BN_new(), *t = BN_new();
+    assert_non_null(v);
+    BN_lshift1(m2, md->bm);
+    switch (variant) {
+    case 0: /* 2^(52k) - 1, reduced below 2m */
+        BN_set_bit(v, (int)(52 * k));
+        BN_sub_word(v, 1);
+        BN_mod(v, v, m2, oracle_bn_ctx());
+        break;
+    case 1: /* 2m - 2^(52(k-1)): the digits below k-1 zero, a borrow across every digit */
+        BN_set_bit(t, (int)(52 * (k - 1)));
+        BN_sub(v, m2, t);
+        if (BN_is_negative(v))
+            BN_zero(v);
+        break;
+    default: /* 2m - 1 with its low k digits all ones: (2m-1) | (2^(52k)-1), if below 2m */
+        BN_sub(v, m2, BN_value_one());
+        for (size_t j = 0; j < 52 * k && j < (size_t)BN_num_bits(m2); j++)
+            BN_set_bit(v, (int)j);
+        if (BN_cmp(v, m2) >= 0)
+            BN_sub(v, m2, BN_value_one());
+        break;
+    }
+    ctbn_limb y[CTBN_MAX_LIMBS + 1];
+    limbs_from_bn(y, md->n + 1, v);
+    ctbn_ifma_from_radix64(d, digits, y, md->n + 1);
+    BN_free(v);
+    BN_free(m2);
+    BN_free(t);
+}
+
+/*
+ * The squaring kernels: r = AMM(a, a) against BN, and bit-identical to the multiplication
+ * kernel (both compute (a^2 + Q m) / R' with the unique Q < R'), one and two at a time, in
+ * place and not, on random values below 2m and on the carry edges at every digit boundary.
+ */
+static void test_ams(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    ctbn_limb tmp[CTBN_MAX_LIMBS];
+    for (size_t s = 0; s < ARRAY_LEN(ifma_bits); s++) {
+        size_t n = CTBN_LIMBS(ifma_bits[s]), digits = ctbn_ifma_digits(n);
+        size_t bytes = CTBN_IFMA_LANES(digits) * sizeof(uint64_t);
+        ctbn_ifma_amm_x1_fn *m1x = ctbn_ifma_amm_x1_for(digits);
+        ctbn_ifma_ams_x1_fn *x1 = ctbn_ifma_ams_x1_for(digits);
+        ctbn_ifma_ams_x2_fn *x2 = ctbn_ifma_ams_x2_for(digits);
+        assert_non_null(x1);
+        assert_non_null(x2);
+        for (int it = 0; it < 40; it++) {
+            struct modulus m1, m2;
+            modulus_random(&m1, ifma_bits[s]);
+            modulus_random(&m2, ifma_bits[s]);
+            ctbn_ifma_mod *mod1 = aligned_alloc(64, sizeof(ctbn_ifma_mod));
+            ctbn_ifma_mod *mod2 = aligned_alloc(64, sizeof(ctbn_ifma_mod));
+            assert_non_null(mod1);
+            assert_non_null(mod2);
+            ctbn_ifma_mod_init(mod1, m1.ctx, tmp);
+            ctbn_ifma_mod_init(mod2, m2.ctx, tmp);
+            _Alignas(64) uint64_t a1[CTBN_IFMA_MAX_LANES], a2[CTBN_IFMA_MAX_LANES];
+            _Alignas(64) uint64_t r1[CTBN_IFMA_MAX_LANES], r2[CTBN_IFMA_MAX_LANES];
+            _Alignas(64) uint64_t w1[CTBN_IFMA_MAX_LANES], w2[CTBN_IFMA_MAX_LANES];
+            /* random values, then every digit boundary's edges (three kinds) */
+            size_t rounds = 12 + (it < 3 ? 3 * digits : 0);
+            for (size_t k = 0; k < rounds; k++) {
+                if (k < 12) {
+                    rand_below_2m(a1, &m1, digits);
+                    rand_below_2m(a2, &m2, digits);
+                } else {
+                    size_t kk = (k - 12) / 3 + 1;
+                    edge_below_2m(a1, &m1, digits, kk, (int)((k - 12) % 3));
+                    edge_below_2m(a2, &m2, digits, digits + 1 - kk, (int)((k - 11) % 3));
+                }
+                m1x(w1, a1, a1, mod1);
+                m1x(w2, a2, a2, mod2);
+                x1(r1, a1, mod1);
+                expect_amm("ams_x1", r1, a1, a1, &m1, digits);
+                if (memcmp(r1, w1, bytes) != 0)
+                    fail_msg("ams_x1 differs from amm_x1 (digits %zu, round %zu)", digits, k);
+                x2(r1, a1, mod1, r2, a2, mod2);
+                expect_amm("ams_x2 first", r1, a1, a1, &m1, digits);
+                expect_amm("ams_x2 second", r2, a2, a2, &m2, digits);
+                if (memcmp(r1, w1, bytes) != 0 || memcmp(r2, w2, bytes) != 0)
+                    fail_msg("ams_x2 differs from amm_x1 (digits %zu, round %zu)", digits, k);
+                /* in place */
+                memcpy(r1, a1, bytes);
+                memcpy(r2, a2, bytes);
+                x2(r1, r1, mod1, r2, r2, mod2);
+                if (memcmp(r1, w1, bytes) != 0 || memcmp(r2, w2, bytes) != 0)
+                    fail_msg("ams_x2 in place differs (digits %zu, round %zu)", digits, k);
+                memcpy(r1, a1, bytes);
+                x1(r1, r1, mod1);
+                if (memcmp(r1, w1, bytes) != 0)
+                    fail_msg("ams_x1 in place differs (digits %zu, round %zu)", digits, k);
+            }
+            /* a chain of squarings stays below 2m and agrees with the multiplication */
+            rand_below_2m(a1, &m1, digits);
+            memcpy(w1, a1, bytes);
+            for (int q = 0; q < 50; q++) {
+                x1(a1, a1, mod1);
+                m1x(w1, w1, w1, mod1);
+            }
+            if (memcmp(a1, w1, bytes) != 0)
+                fail_msg("50 squarings differ from 50 multiplications (digits %zu)", digits);
+            free(mod1);
+            free(mod2);
+            modulus_free(&m1);
+            modulus_free(&m2);
+        }
+    }
+}
+
 /* ---- the modexp hooks through the seam ---- */
 
 static void check_modexp(const struct modulus *md, size_t e_bits)
@@ -501,6 +622,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_convert),
         cmocka_unit_test(test_amm),
+        cmocka_unit_test(test_ams),
         cmocka_unit_test(test_modexp),
         cmocka_unit_test(test_modexp2),
         cmocka_unit_test(test_other_sizes),
