@@ -1,14 +1,19 @@
 /*
- * Engine benchmark: Montgomery multiplication and the constant-time modexp of ctrsa's
- * engine against OpenSSL's BN_mod_mul_montgomery and BN_mod_exp_mont_consttime (each with a
- * BN_MONT_CTX built once), at 1024, 1536 and 2048-bit moduli with full-length exponents.
+ * Engine benchmark: Montgomery multiplication and squaring, the constant-time modexp and the
+ * public-exponent path of ctrsa's engine against OpenSSL's BN_mod_mul_montgomery (with a == b
+ * for the squaring, which BN detects), BN_mod_exp_mont_consttime and BN_mod_exp_mont (each
+ * with a BN_MONT_CTX built once), at 512 to 4096-bit moduli: full-length exponents for the
+ * constant-time modexp, e = 65537 for the public path (verify, encrypt).
  *
  * The two sides run interleaved (A B A B ...) in the same process, timed with process CPU
  * time; each reports the median ns/op over the rounds, and the ratio is OpenSSL / ctrsa
  * (> 1 means ctrsa is faster). Results go to stdout as a Markdown table, progress to stderr.
  * Before timing, both sides must give the same result (the program aborts otherwise).
  *
- * usage: bench_engine [--quick]
+ * usage: bench_engine [--quick] [--backend NAME] [--sizes BITS,BITS,...]
+ *   --backend   run ctrsa's engine on that backend (portable, adx, ifma, auto); default: the
+ *               engine's own default (CTRSA_CPU if set, else portable)
+ *   --sizes     modulus sizes in bits (default 1024,1536,2048; "all" for 512..4096)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +40,8 @@ struct fixture {
     BN_CTX *bctx;
     BN_MONT_CTX *mont;
     BIGNUM *bm, *ba, *bb, *be, *br, *ba_m, *bb_m; /* *_m: Montgomery form */
+    BIGNUM *be_pub;                               /* 65537 */
+    ctbn_limb e_pub[1];
 };
 
 static void die(const char *msg)
@@ -85,8 +92,10 @@ static void fixture_init(struct fixture *f, size_t bits)
     f->br = BN_new();
     f->ba_m = BN_new();
     f->bb_m = BN_new();
+    f->be_pub = BN_new();
+    f->e_pub[0] = 65537;
     if (f->bctx == NULL || f->mont == NULL || f->br == NULL || f->ba_m == NULL ||
-        f->bb_m == NULL)
+        f->bb_m == NULL || f->be_pub == NULL || !BN_set_word(f->be_pub, 65537))
         die("out of memory");
     /* an odd modulus of exactly `bits` bits, operands below it, a full-length exponent */
     if (!BN_rand(f->bm, (int)bits, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD) ||
@@ -131,6 +140,7 @@ static void fixture_free(struct fixture *f)
     BN_free(f->br);
     BN_free(f->ba_m);
     BN_free(f->bb_m);
+    BN_free(f->be_pub);
     free(f->ctx);
     free(f->a);
     free(f->b);
@@ -139,7 +149,7 @@ static void fixture_free(struct fixture *f)
     free(f->scratch);
 }
 
-/* ---- the four timed operations ---- */
+/* ---- the timed operations ---- */
 
 static void run_ctrsa_mul(struct fixture *f, size_t reps)
 {
@@ -152,6 +162,32 @@ static void run_openssl_mul(struct fixture *f, size_t reps)
     for (size_t i = 0; i < reps; i++)
         if (!BN_mod_mul_montgomery(f->br, f->ba_m, f->bb_m, f->mont, f->bctx))
             die("BN_mod_mul_montgomery");
+}
+
+static void run_ctrsa_sqr(struct fixture *f, size_t reps)
+{
+    for (size_t i = 0; i < reps; i++)
+        ctbn_mont_sqr(f->ctx, f->r, f->a);
+}
+
+static void run_openssl_sqr(struct fixture *f, size_t reps)
+{
+    for (size_t i = 0; i < reps; i++)
+        if (!BN_mod_mul_montgomery(f->br, f->ba_m, f->ba_m, f->mont, f->bctx))
+            die("BN_mod_mul_montgomery");
+}
+
+static void run_ctrsa_pub(struct fixture *f, size_t reps)
+{
+    for (size_t i = 0; i < reps; i++)
+        ctbn_modexp_public_vartime(f->ctx, f->r, f->a, f->e_pub, 1, f->scratch);
+}
+
+static void run_openssl_pub(struct fixture *f, size_t reps)
+{
+    for (size_t i = 0; i < reps; i++)
+        if (!BN_mod_exp_mont(f->br, f->ba_m, f->be_pub, f->bm, f->bctx, f->mont))
+            die("BN_mod_exp_mont");
 }
 
 static void run_ctrsa_exp(struct fixture *f, size_t reps)
@@ -174,6 +210,14 @@ static void check_same(struct fixture *f)
     run_openssl_mul(f, 1);
     if (!same_value(f->r, f->n, f->br))
         die("Montgomery products differ between ctrsa and OpenSSL");
+    run_ctrsa_sqr(f, 1);
+    run_openssl_sqr(f, 1);
+    if (!same_value(f->r, f->n, f->br))
+        die("Montgomery squares differ between ctrsa and OpenSSL");
+    run_ctrsa_pub(f, 1);
+    run_openssl_pub(f, 1);
+    if (!same_value(f->r, f->n, f->br))
+        die("public-exponent results differ between ctrsa and OpenSSL");
     run_ctrsa_exp(f, 1);
     run_openssl_exp(f, 1);
     if (!same_value(f->r, f->n, f->br))
@@ -234,39 +278,85 @@ static void time_pair(struct fixture *f, void (*a)(struct fixture *, size_t),
     free(tb);
 }
 
+/* Parse "all" or a comma-separated list of sizes (multiples of 64 from 128 to 8192). */
+static size_t parse_sizes(const char *arg, size_t *sizes, size_t max)
+{
+    static const size_t all[] = { 512, 1024, 1536, 2048, 3072, 4096 };
+    size_t k = 0;
+    if (strcmp(arg, "all") == 0) {
+        for (; k < sizeof(all) / sizeof(all[0]) && k < max; k++)
+            sizes[k] = all[k];
+        return k;
+    }
+    while (*arg != '\0' && k < max) {
+        char *end;
+        unsigned long v = strtoul(arg, &end, 10);
+        if (end == arg || v < 128 || v > 8192 || v % 64 != 0)
+            return 0;
+        sizes[k++] = v;
+        arg = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0')
+            return 0;
+    }
+    return k;
+}
+
+struct op {
+    const char *name;
+    void (*ctrsa)(struct fixture *, size_t);
+    void (*openssl)(struct fixture *, size_t);
+};
+
 int main(int argc, char **argv)
 {
-    static const size_t sizes[] = { 1024, 1536, 2048 };
+    static const struct op ops[] = {
+        { "mont_mul", run_ctrsa_mul, run_openssl_mul },
+        { "mont_sqr", run_ctrsa_sqr, run_openssl_sqr },
+        { "modexp_ct (full-length e)", run_ctrsa_exp, run_openssl_exp },
+        { "modexp_public_vartime (e = 65537)", run_ctrsa_pub, run_openssl_pub },
+    };
+    size_t sizes[16] = { 1024, 1536, 2048 };
+    size_t nsizes = 3;
     int quick = 0;
+    const char *backend = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+            backend = argv[++i];
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc &&
+                   (nsizes = parse_sizes(argv[++i], sizes, 16)) > 0) {
+            continue;
         } else {
-            fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--backend NAME] [--sizes all|BITS,...]\n",
+                    argv[0]);
             return 2;
         }
     }
+    if (backend != NULL && ctbn_backend_select(backend) != 0) {
+        fprintf(stderr, "bench_engine: backend %s is not supported here\n", backend);
+        return 2;
+    }
     size_t rounds = quick ? 5 : 15;
     double target = quick ? 10e6 : 50e6; /* CPU ns per batch */
-    struct side results[2 * (sizeof(sizes) / sizeof(sizes[0]))];
+    size_t nops = sizeof(ops) / sizeof(ops[0]);
+    struct side *results = calloc(nsizes * nops, sizeof(struct side));
     size_t nres = 0;
+    if (results == NULL)
+        die("out of memory");
 
-    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+    for (size_t s = 0; s < nsizes; s++) {
         struct fixture f;
         fixture_init(&f, sizes[s]);
         check_same(&f);
-        fprintf(stderr, "bench_engine: %zu-bit mont_mul ...\n", sizes[s]);
-        results[nres].op = "mont_mul";
-        results[nres].bits = sizes[s];
-        time_pair(&f, run_ctrsa_mul, run_openssl_mul, rounds, target,
-                  &results[nres].ns_ctrsa, &results[nres].ns_openssl);
-        nres++;
-        fprintf(stderr, "bench_engine: %zu-bit modexp_ct ...\n", sizes[s]);
-        results[nres].op = "modexp_ct (full-length e)";
-        results[nres].bits = sizes[s];
-        time_pair(&f, run_ctrsa_exp, run_openssl_exp, rounds, target,
-                  &results[nres].ns_ctrsa, &results[nres].ns_openssl);
-        nres++;
+        for (size_t o = 0; o < nops; o++) {
+            fprintf(stderr, "bench_engine: %zu-bit %s ...\n", sizes[s], ops[o].name);
+            results[nres].op = ops[o].name;
+            results[nres].bits = sizes[s];
+            time_pair(&f, ops[o].ctrsa, ops[o].openssl, rounds, target,
+                      &results[nres].ns_ctrsa, &results[nres].ns_openssl);
+            nres++;
+        }
         fixture_free(&f);
     }
 
@@ -276,8 +366,10 @@ int main(int argc, char **argv)
         printf("| %s | %zu | %.0f | %.0f | %.2f |\n", results[i].op, results[i].bits,
                results[i].ns_ctrsa, results[i].ns_openssl,
                results[i].ns_openssl / results[i].ns_ctrsa);
-    printf("\nMedian of %zu interleaved rounds, process CPU time; OpenSSL: "
-           "BN_mod_mul_montgomery and BN_mod_exp_mont_consttime (BN_MONT_CTX built once), %s.\n",
-           rounds, OpenSSL_version(OPENSSL_VERSION));
+    printf("\nctrsa backend: %s. Median of %zu interleaved rounds, process CPU time; OpenSSL: "
+           "BN_mod_mul_montgomery, BN_mod_exp_mont_consttime and BN_mod_exp_mont "
+           "(BN_MONT_CTX built once), %s.\n",
+           ctbn_backend_name(), rounds, OpenSSL_version(OPENSSL_VERSION));
+    free(results);
     return 0;
 }

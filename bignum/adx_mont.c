@@ -208,6 +208,21 @@ mont_sqr_adx_n(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t m0inv
         r[j] = t[n + j];
 }
 
+/* The 8-limb kernel with the accumulator in registers (adx_mont8.c, contract there). */
+void ctbn_adx_mont_mul8(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                        uint64_t m0inv);
+
+static void adx_mul_8(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
+                      uint64_t m0inv)
+{
+    ctbn_adx_mont_mul8(r, a, b, m, m0inv);
+}
+
+static void adx_sqr_8(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t m0inv)
+{
+    ctbn_adx_mont_mul8(r, a, a, m, m0inv);
+}
+
 /* Copies with a constant limb count for RSA-1024..8192 moduli and their CRT halves. */
 #define ADX_FIXED_SIZES(X) X(8) X(12) X(16) X(24) X(32) X(48) X(64)
 
@@ -222,7 +237,8 @@ mont_sqr_adx_n(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t m0inv
     {                                                                                      \
         mont_sqr_adx_n(r, a, m, m0inv, N);                                                 \
     }
-ADX_FIXED_SIZES(DEFINE_FIXED)
+#define ADX_GENERATED_SIZES(X) X(12) X(16) X(24) X(32) X(48) X(64)
+ADX_GENERATED_SIZES(DEFINE_FIXED)
 
 void ctbn_adx_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a,
                        const ctbn_limb *b)

@@ -12,9 +12,12 @@
  *                                      on active->mont_mul / mont_sqr
  *   ctbn_modexp2_ct                 -> active->modexp2_ct if non-NULL and it returns 1,
  *                                      else ctbn_modexp_ct on each half
+ *   ctbn_modexp_public_vartime      -> active->modexp_public_vartime if non-NULL and it
+ *                                      returns 1, else the generic square-and-multiply
+ *                                      (exp_public_vartime.c) on active->mont_mul / mont_sqr
  *
- * Everything built on ctbn_mont_mul (to/from Montgomery form, R^2 in ctbn_mont_init, the
- * public-exponent path, reduction, key checks) follows the active backend too.
+ * Everything built on ctbn_mont_mul (to/from Montgomery form, R^2 in ctbn_mont_init,
+ * reduction, key checks) follows the active backend too.
  *
  * The portable backend (mont_mul.c, modexp_ct.c) is the reference: always built, never
  * removed, and the oracle every other backend is tested against (test/bignum/test_backends.c).
@@ -92,6 +95,23 @@ typedef struct ctbn_backend {
                       const ctbn_limb *e1, size_t e1_bits,
                       const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                       const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+    /*
+     * Optional (NULL: never handled). Take over a whole ctbn_modexp_public_vartime call (the
+     * public-exponent path: verify, encrypt, the check after a private operation, blinding
+     * set-up), with exactly its contract (bignum.h): b < m in normal form, r MAY alias b,
+     * scratch is CTBN_EXP_VARTIME_SCRATCH(ctx->n) limbs, 8-byte aligned only. Returns 1 if
+     * it computed r, 0 if it does not handle this call (nothing written; the generic
+     * square-and-multiply, ctbn_modexp_public_vartime_generic, then runs on this backend's
+     * mont_mul / mont_sqr). A hook that handles some sizes only may also call
+     * ctbn_modexp_public_vartime_generic itself for the others.
+     * The decision may depend on public values only: ctx->n, ctx->bits, e and en.
+     * b may be secret (an encryption block, a blinding value): it must only enter
+     * constant-time arithmetic.
+     * CT: e and en leak (public), and ctx->n; b does not.
+     */
+    int (*modexp_public_vartime)(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                                 const ctbn_limb *e, size_t en, ctbn_limb *scratch);
 } ctbn_backend;
 
 /*
@@ -112,6 +132,15 @@ const ctbn_backend *ctbn_backend_active(void);
 void ctbn_modexp_ct_generic(const ctbn_backend *be, const ctbn_mont *ctx, ctbn_limb *r,
                             const ctbn_limb *b, const ctbn_limb *e, size_t e_bits,
                             ctbn_limb *scratch);
+
+/*
+ * The generic public-exponent path on backend be's mont_mul/mont_sqr (exp_public_vartime.c):
+ * the contract of ctbn_modexp_public_vartime, one conversion into Montgomery form and none
+ * out of it for odd e. CT: e, en and ctx->n leak; b does not.
+ */
+void ctbn_modexp_public_vartime_generic(const ctbn_backend *be, const ctbn_mont *ctx,
+                                        ctbn_limb *r, const ctbn_limb *b, const ctbn_limb *e,
+                                        size_t en, ctbn_limb *scratch);
 
 /* The kernels, for backends that reuse them (contracts: ctbn_mont_mul / ctbn_mont_sqr). */
 void ctbn_portable_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a,
