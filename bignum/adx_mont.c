@@ -16,7 +16,7 @@
  * reduces (n rows of q*m), about a quarter fewer multiplications than a general product.
  *
  * CT: every loop bound and address depends on n only; the one value-dependent step, the
- * final subtraction, is masked (ctbn_csub_mod). The carries are flags and ADC/ADD results,
+ * final subtraction, is masked (final_sub). The carries are flags and ADC/ADD results,
  * never branches.
  */
 #include "backend.h"
@@ -147,6 +147,43 @@ static inline __attribute__((always_inline)) uint64_t add3(uint64_t a, uint64_t 
     return s;
 }
 
+/*
+ * r[0..n) := (top:t[0..n)) - m if that is >= 0, else t[0..n), for (top:t) < 2m, top <= 1:
+ * the final subtraction of both kernels, in one SBB pass writing the difference to r and one
+ * masked select pass (no copy, no second subtraction). r MUST NOT alias t (t is the kernel's
+ * local accumulator); r MAY alias the kernel's inputs, which are fully read by now.
+ * CT: only n leaks: the borrow becomes a mask (SBB), never a branch; LEA and JRCXZ keep CF.
+ */
+static inline __attribute__((always_inline)) void
+final_sub(uint64_t *r, const uint64_t *t, uint64_t top, const uint64_t *m, size_t n)
+{
+    uint64_t x, mask;
+    const uint64_t *tp = t, *mp = m;
+    uint64_t *rp = r;
+    __asm__ volatile(
+        "xor %k[x], %k[x]\n\t"         /* CF = 0 */
+        "mov %[n], %%rcx\n\t"
+        "1:\n\t"
+        "jrcxz 2f\n\t"
+        "mov (%[tp]), %[x]\n\t"
+        "sbb (%[mp]), %[x]\n\t"
+        "mov %[x], (%[rp])\n\t"
+        "lea 8(%[tp]), %[tp]\n\t"
+        "lea 8(%[mp]), %[mp]\n\t"
+        "lea 8(%[rp]), %[rp]\n\t"
+        "lea -1(%%rcx), %%rcx\n\t"
+        "jmp 1b\n\t"
+        "2:\n\t"
+        "sbb $0, %[top]\n\t"          /* CF: (top:t) < m, keep t */
+        "sbb %[mask], %[mask]\n\t"
+        : [x] "=&r"(x), [mask] "=&r"(mask), [top] "+r"(top), [tp] "+r"(tp), [mp] "+r"(mp),
+          [rp] "+r"(rp)
+        : [n] "r"(n)
+        : "rcx", "cc", "memory");
+    for (size_t j = 0; j < n; j++)
+        r[j] ^= (r[j] ^ t[j]) & mask;
+}
+
 /* r := a * b * R^-1 mod m, fully reduced; r MAY alias a or b. CT: only n leaks. */
 static inline __attribute__((always_inline)) void
 mont_mul_adx_n(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m,
@@ -166,9 +203,7 @@ mont_mul_adx_n(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t
         t[i + n] = add3(t[i + n], c, 0, &k2);
         top = k1 + k2;                               /* the value is < 2m: top <= 1 */
     }
-    ctbn_csub_mod(t + n, top, m, n);
-    for (size_t j = 0; j < n; j++)
-        r[j] = t[n + j];
+    final_sub(r, t + n, top, m, n);
 }
 
 /* r := a^2 * R^-1 mod m, fully reduced; r MAY alias a. CT: only n leaks. */
@@ -203,9 +238,7 @@ mont_sqr_adx_n(uint64_t *r, const uint64_t *a, const uint64_t *m, uint64_t m0inv
         uint64_t c = row_n(t + i, m, q, n);
         t[i + n] = add3(t[i + n], c, top, &top);
     }
-    ctbn_csub_mod(t + n, top, m, n);
-    for (size_t j = 0; j < n; j++)
-        r[j] = t[n + j];
+    final_sub(r, t + n, top, m, n);
 }
 
 /* The 8-limb kernel with the accumulator in registers (adx_mont8.c, contract there). */

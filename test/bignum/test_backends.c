@@ -2,8 +2,9 @@
  * Every backend the CPU supports (bignum/backend.h) against the portable reference and
  * OpenSSL's BN: Montgomery multiplication and squaring for every limb count 1..33 and the
  * specialised ones up to 8192 bits, with operands that carry at every limb boundary,
- * unreduced a < R, moduli with all-ones top limbs; modexp_ct, modexp2_ct and the
- * public-exponent path through the seam; and the selection API itself.
+ * unreduced a < R, moduli with all-ones top limbs (the squaring on the same carry shapes);
+ * modexp_ct, modexp2_ct and the public-exponent path through the seam, with its edge
+ * exponents (0, 1, even, two limbs); and the selection API itself.
  *
  * The PRNG seed comes from CTRSA_TEST_SEED (bn_oracle.c) and is printed with any failure.
  */
@@ -167,6 +168,12 @@ static void check_mont_all(const struct modulus *md, const ctbn_limb *a, const c
     BN_mod_mul(w_mul, w_mul, md->rinv, md->bm, bctx);
     BN_mod_mul(w_sqr, bb, bb, md->bm, bctx);
     BN_mod_mul(w_sqr, w_sqr, md->rinv, md->bm, bctx);
+    BIGNUM *a_sqr = NULL;
+    if (ctbn_lt(a, md->m, n)) {
+        a_sqr = BN_new();
+        BN_mod_mul(a_sqr, ba, ba, md->bm, bctx);
+        BN_mod_mul(a_sqr, a_sqr, md->rinv, md->bm, bctx);
+    }
 
     for (size_t k = 0; k < n_backends; k++) {
         use(backends[k]);
@@ -189,11 +196,20 @@ static void check_mont_all(const struct modulus *md, const ctbn_limb *a, const c
         expect_limbs_bn("b^2 R^-1 (r = a)", t, n, w_sqr);
         ctbn_mont_mul(md->ctx, r, b, b);
         expect_limbs_bn("b b R^-1 by mont_mul", r, n, w_sqr);
+        if (a_sqr != NULL) {
+            /* the squaring on a's shapes too (carries at every limb boundary), when a < m */
+            ctbn_mont_sqr(md->ctx, r, a);
+            expect_limbs_bn("a^2 R^-1", r, n, a_sqr);
+            ctbn_copy(t, a, n);
+            ctbn_mont_sqr(md->ctx, t, t);
+            expect_limbs_bn("a^2 R^-1 (r = a)", t, n, a_sqr);
+        }
     }
     BN_free(ba);
     BN_free(bb);
     BN_free(w_mul);
     BN_free(w_sqr);
+    BN_free(a_sqr);
     free(r);
     free(t);
 }
@@ -293,6 +309,82 @@ static void test_modexp_through_seam(void **state)
     use("portable");
 }
 
+/*
+ * The public-exponent path's edge exponents on every backend: e = 0, 1, 2, 3, 2^16, 65537,
+ * 2^16 + 2 (even: the path that ends with a conversion), 2^64 + 1 (two limbs), a random even
+ * and a random odd one; r aliasing b; bases 0, 1, m - 1 and random; moduli of every RSA size
+ * and odd ones.
+ */
+static void test_public_exponents(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    static const size_t bits[] = { 512, 1024, 1536, 2048, 3072, 4096, 64, 130, 777 };
+    static const uint64_t small_e[][2] = { { 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 },
+                                           { 65536, 0 }, { 65537, 0 }, { 65538, 0 },
+                                           { 1, 1 }, { 0, 0 }, { 0, 0 } };
+    BN_CTX *bctx = oracle_bn_ctx();
+    for (size_t i = 0; i < ARRAY_LEN(bits); i++) {
+        struct modulus md;
+        size_t n = CTBN_LIMBS(bits[i]);
+        modulus_new(&md, n, bits[i], i % 2 ? MOD_TOP_ALL_ONES : MOD_RANDOM);
+        ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *e = limbs_alloc(2);
+        ctbn_limb *vs = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
+        for (size_t k = 0; k < ARRAY_LEN(small_e); k++) {
+            e[0] = small_e[k][0];
+            e[1] = small_e[k][1];
+            if (k == ARRAY_LEN(small_e) - 2) {
+                rand_pattern(e, 2, 128);
+                e[0] &= ~(uint64_t)1; /* random even */
+            } else if (k == ARRAY_LEN(small_e) - 1) {
+                rand_pattern(e, 2, 128);
+                e[0] |= 1;            /* random odd */
+            }
+            for (int shape = 0; shape < 4; shape++) {
+                ctbn_limb one[CTBN_MAX_LIMBS];
+                ctbn_set_u64(one, n, 1);
+                if (shape == 0)
+                    ctbn_zero(b, n);
+                else if (shape == 1)
+                    ctbn_copy(b, one, n);
+                else if (shape == 2)
+                    ctbn_sub(b, md.m, one, n);
+                else
+                    rand_below(b, md.m, n);
+                BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 2), *want = BN_new();
+                BN_mod_exp(want, bb, be, md.bm, bctx);
+                for (size_t q = 0; q < n_backends; q++) {
+                    use(backends[q]);
+                    report_begin("[%s] modexp_public_vartime, %zu-bit m", backends[q], md.bits);
+                    report_operand("m", md.m, n);
+                    report_operand("b", b, n);
+                    report_operand("e", e, 2);
+                    ctbn_modexp_public_vartime(md.ctx, r, b, e, 2, vs);
+                    expect_limbs_bn("b^e mod m", r, n, want);
+                    ctbn_copy(r, b, n);
+                    ctbn_modexp_public_vartime(md.ctx, r, r, e, 2, vs);
+                    expect_limbs_bn("b^e mod m (r = b)", r, n, want);
+                    ctbn_modexp_public_vartime(md.ctx, r, b, e, 1, vs);
+                    BIGNUM *low = bn_from_limbs(e, 1), *w1 = BN_new();
+                    BN_mod_exp(w1, bb, low, md.bm, bctx);
+                    expect_limbs_bn("b^e[0] mod m (en = 1)", r, n, w1);
+                    BN_free(low);
+                    BN_free(w1);
+                }
+                BN_free(bb);
+                BN_free(be);
+                BN_free(want);
+            }
+        }
+        free(b);
+        free(r);
+        free(e);
+        free(vs);
+        modulus_del(&md);
+    }
+    use("portable");
+}
+
 static void test_modexp2_through_seam(void **state)
 {
     (void)state;
@@ -355,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_mont_every_size),
         cmocka_unit_test(test_modexp_through_seam),
         cmocka_unit_test(test_modexp2_through_seam),
+        cmocka_unit_test(test_public_exponents),
     };
     n_backends = ctbn_backend_supported(backends, MAX_BACKENDS);
     fprintf(stderr, "backend tests, CTRSA_TEST_SEED=0x%llx, backends:",
