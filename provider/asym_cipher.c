@@ -305,22 +305,24 @@ static int props_for(const asym_ctx *c, const OSSL_PARAM params[], const char *p
     return *props != NULL;
 }
 
-static int set_oaep_digest(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
+/* *dst := the digest named in p, fetched with the "-props" parameter props_name if given. */
+static int set_md_from(asym_ctx *c, ctrsa_md *dst, const OSSL_PARAM *p,
+                       const OSSL_PARAM params[], const char *props_name)
 {
     const char *name = utf8_value(c, p), *props;
 
-    return name != NULL
-           && props_for(c, params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, &props)
-           && ctrsa_md_fetch(c->prov, &c->oaep_md, name, props);
+    return name != NULL && props_for(c, params, props_name, &props)
+           && ctrsa_md_fetch(c->prov, dst, name, props);
+}
+
+static int set_oaep_digest(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
+{
+    return set_md_from(c, &c->oaep_md, p, params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS);
 }
 
 static int set_mgf1_digest(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    const char *name = utf8_value(c, p), *props;
-
-    return name != NULL
-           && props_for(c, params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS, &props)
-           && ctrsa_md_fetch(c->prov, &c->mgf1_md, name, props);
+    return set_md_from(c, &c->mgf1_md, p, params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS);
 }
 
 /* Properties alone change nothing: they are read with their digest, as OpenSSL does. */

@@ -496,41 +496,73 @@ static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params
     return 1;
 }
 
-static int set_digest(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
+/*
+ * *dst := the digest `name`, fetched for this context with `props`, if `check` accepts it;
+ * *dst is unchanged on failure (errors raised).
+ */
+static int replace_md(sig_ctx *c, ctrsa_md *dst, const char *name, const char *props,
+                      int (*check)(const sig_ctx *c, const ctrsa_md *m))
 {
-    const OSSL_PARAM *pp = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_PROPERTIES);
-    const char *name, *props = NULL;
     ctrsa_md fresh;
 
     memset(&fresh, 0, sizeof(fresh));
-    if (!read_utf8(c, p, &name) || (pp != NULL && !read_utf8(c, pp, &props)))
-        return 0;
-    if (pp == NULL)
-        props = c->mdprops;
     if (!ctrsa_md_fetch_for_ctx(c->prov, &fresh, name, props, c->propq))
         return 0;
-    if (!check_digest(c, &fresh, c->pad_mode)) {
+    if (!check(c, &fresh)) {
         ctrsa_md_reset(&fresh);
         return 0;
     }
-    ctrsa_md_reset(&c->md);
-    c->md = fresh;
+    ctrsa_md_reset(dst);
+    *dst = fresh;
     return 1;
+}
+
+/*
+ * *props := the properties parameter `props_name` of params when present, else `stored`
+ * (what an earlier call set alone). 0 with an error raised if it is not a UTF-8 string.
+ */
+static int props_for(const sig_ctx *c, const OSSL_PARAM params[], const char *props_name,
+                     const char *stored, const char **props)
+{
+    const OSSL_PARAM *pp = OSSL_PARAM_locate_const(params, props_name);
+
+    *props = stored;
+    return pp == NULL || read_utf8(c, pp, props);
+}
+
+/* *dst := a copy of the UTF-8 string in p. */
+static int store_props(sig_ctx *c, const OSSL_PARAM *p, char **dst)
+{
+    const char *props;
+
+    if (!read_utf8(c, p, &props))
+        return 0;
+    if (!set_string(dst, props)) {
+        CTRSA_RAISE(c->prov, CTRSA_R_MALLOC_FAILURE, "properties");
+        return 0;
+    }
+    return 1;
+}
+
+static int check_sig_digest(const sig_ctx *c, const ctrsa_md *m)
+{
+    return check_digest(c, m, c->pad_mode);
+}
+
+static int set_digest(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
+{
+    const char *name, *props;
+
+    return read_utf8(c, p, &name)
+           && props_for(c, params, OSSL_SIGNATURE_PARAM_PROPERTIES, c->mdprops, &props)
+           && replace_md(c, &c->md, name, props, check_sig_digest);
 }
 
 /* "properties" alone applies to the next digest fetch; with "digest" set_digest used it. */
 static int set_properties(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    const char *props;
-
     (void)params;
-    if (!read_utf8(c, p, &props))
-        return 0;
-    if (!set_string(&c->mdprops, props)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_MALLOC_FAILURE, "properties");
-        return 0;
-    }
-    return 1;
+    return store_props(c, p, &c->mdprops);
 }
 
 static int require_pss(const sig_ctx *c, const char *what)
@@ -546,40 +578,17 @@ static int require_pss(const sig_ctx *c, const char *what)
 
 static int set_mgf1_digest(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    const OSSL_PARAM *pp =
-        OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES);
-    const char *name, *props = NULL;
-    ctrsa_md fresh;
+    const char *name, *props;
 
-    memset(&fresh, 0, sizeof(fresh));
-    if (!require_pss(c, p->key) || !read_utf8(c, p, &name)
-        || (pp != NULL && !read_utf8(c, pp, &props)))
-        return 0;
-    if (pp == NULL)
-        props = c->mgf1props;
-    if (!ctrsa_md_fetch_for_ctx(c->prov, &fresh, name, props, c->propq))
-        return 0;
-    if (!check_mgf1(c, &fresh)) {
-        ctrsa_md_reset(&fresh);
-        return 0;
-    }
-    ctrsa_md_reset(&c->mgf1);
-    c->mgf1 = fresh;
-    return 1;
+    return require_pss(c, p->key) && read_utf8(c, p, &name)
+           && props_for(c, params, OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES, c->mgf1props, &props)
+           && replace_md(c, &c->mgf1, name, props, check_mgf1);
 }
 
 static int set_mgf1_properties(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    const char *props;
-
     (void)params;
-    if (!read_utf8(c, p, &props))
-        return 0;
-    if (!set_string(&c->mgf1props, props)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_MALLOC_FAILURE, "properties");
-        return 0;
-    }
-    return 1;
+    return store_props(c, p, &c->mgf1props);
 }
 
 static const struct {
@@ -1066,19 +1075,9 @@ static int digest_init(sig_ctx *c, const char *mdname, void *provkey, const OSSL
     }
     if (mdname == NULL && !ctrsa_md_is_set(&c->md))
         mdname = SIG_DEFAULT_DIGEST;
-    if (mdname != NULL && !(ctrsa_md_is_set(&c->md) && ctrsa_md_is(&c->md, mdname))) {
-        ctrsa_md fresh;
-
-        memset(&fresh, 0, sizeof(fresh));
-        if (!ctrsa_md_fetch_for_ctx(c->prov, &fresh, mdname, c->mdprops, c->propq))
-            return 0;
-        if (!check_digest(c, &fresh, c->pad_mode)) {
-            ctrsa_md_reset(&fresh);
-            return 0;
-        }
-        ctrsa_md_reset(&c->md);
-        c->md = fresh;
-    }
+    if (mdname != NULL && !ctrsa_md_is(&c->md, mdname)
+        && !replace_md(c, &c->md, mdname, c->mdprops, check_sig_digest))
+        return 0;
     if ((c->mdctx = EVP_MD_CTX_new()) == NULL || !EVP_DigestInit_ex2(c->mdctx, c->md.md, NULL)) {
         CTRSA_RAISE(c->prov, CTRSA_R_INTERNAL, "cannot start digest %s", ctrsa_md_name(&c->md));
         return 0;
