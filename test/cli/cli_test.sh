@@ -8,16 +8,7 @@
 # ctrsa.so), CTRSA_SOURCE_ROOT.
 # Uses $CTRSA_SOURCE_ROOT/provider.cnf when it exists, otherwise a configuration of its own
 # with the same meaning (ctrsa + default, default_properties = ?provider=ctrsa).
-set -u
-
-: "${CTRSA_MODULE_DIR:?CTRSA_MODULE_DIR must name the folder holding ctrsa.so}"
-: "${CTRSA_SOURCE_ROOT:?CTRSA_SOURCE_ROOT must name the source root}"
-OPENSSL=${1:-${OPENSSL:-openssl}}
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failures=0
-steps=0
+. "$(dirname "$0")/common.sh"
 
 if [ -f "$CTRSA_SOURCE_ROOT/provider.cnf" ]; then
     conf=$CTRSA_SOURCE_ROOT/provider.cnf
@@ -48,34 +39,10 @@ fi
 echo "configuration: $conf"
 trace=$tmp/trace.log
 
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
 # openssl with ctrsa loaded and tracing to $trace (emptied first).
 ctrsa_ssl() {
     : > "$trace"
     OPENSSL_CONF=$conf OPENSSL_MODULES=$CTRSA_MODULE_DIR CTRSA_TRACE=$trace "$OPENSSL" "$@"
-}
-
-# openssl with no configuration: the default provider alone (the oracle).
-plain_ssl() {
-    env -u CTRSA_TRACE OPENSSL_CONF=/dev/null "$OPENSSL" "$@"
-}
-
-# run NAME CMD...: one step; it must succeed.
-run() {
-    name=$1
-    shift
-    steps=$((steps + 1))
-    if "$@" > "$tmp/out" 2>&1; then
-        echo "ok: $name"
-        return 0
-    fi
-    fail "$name"
-    sed 's/^/    /' "$tmp/out"
-    return 1
 }
 
 # refuse NAME CMD...: one step; it must fail.
@@ -98,7 +65,7 @@ traced() {
         return 0
     fi
     fail "trace lacks 'ctrsa: $1 bits=2048 pad=$2'; it holds:"
-    sed 's/^/    /' "$trace"
+    show "$trace"
     return 1
 }
 
@@ -115,7 +82,7 @@ same_file() {
 run "list -providers -verbose" ctrsa_ssl list -providers -verbose
 if ! grep -q ctrsa "$tmp/out"; then
     fail "ctrsa not listed by openssl list -providers"
-    sed 's/^/    /' "$tmp/out"
+    show "$tmp/out"
 fi
 
 # ---- a key made by the default provider ----
@@ -234,7 +201,7 @@ if ctrsa_ssl list -asymcipher-algorithms 2>/dev/null | grep -q '@ ctrsa'; then
                 echo "ok:   ctrsa's reason: decryption failed"
             else
                 fail "the tampered OAEP ciphertext was not refused by ctrsa's decryption:"
-                sed 's/^/    /' "$tmp/out"
+                show "$tmp/out"
             fi
         else
             # Implicit rejection: no error, a synthetic message, the same every time.
@@ -258,5 +225,4 @@ else
     echo "SKIP asym-cipher part: ctrsa lists no asym-cipher algorithm (openssl list -asymcipher-algorithms)"
 fi
 
-echo "$steps checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish

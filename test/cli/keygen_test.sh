@@ -7,24 +7,11 @@
 #
 # Usage: keygen_test.sh [path to openssl]. Environment (set by meson): CTRSA_MODULE_DIR
 # (holds ctrsa.so), CTRSA_SOURCE_ROOT.
-set -u
+. "$(dirname "$0")/common.sh"
 
-: "${CTRSA_MODULE_DIR:?CTRSA_MODULE_DIR must name the folder holding ctrsa.so}"
-: "${CTRSA_SOURCE_ROOT:?CTRSA_SOURCE_ROOT must name the source root}"
-OPENSSL=${1:-${OPENSSL:-openssl}}
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failures=0
-steps=0
 trace=$tmp/trace.log
 conf=$CTRSA_SOURCE_ROOT/provider.cnf
 export CTRSA_MODULE_DIR
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 
 # openssl with ctrsa and default loaded by -provider options, tracing to $trace.
 ctrsa_cmd() {
@@ -39,24 +26,6 @@ ctrsa_cmd() {
 ctrsa_conf() {
     : > "$trace"
     OPENSSL_CONF=$conf CTRSA_TRACE="$trace" "$OPENSSL" "$@"
-}
-
-# openssl with no configuration: the default provider alone (the oracle).
-plain_ssl() {
-    env -u CTRSA_TRACE OPENSSL_CONF=/dev/null "$OPENSSL" "$@"
-}
-
-run() {
-    name=$1
-    shift
-    steps=$((steps + 1))
-    if "$@" > "$tmp/out" 2>&1; then
-        echo "ok: $name"
-        return 0
-    fi
-    fail "$name"
-    sed 's/^/    /' "$tmp/out"
-    return 1
 }
 
 # refuse NAME TEXT CMD...: the command must fail and print TEXT.
@@ -74,7 +43,7 @@ refuse() {
         return 0
     fi
     fail "$name: refused without \"$text\":"
-    sed 's/^/    /' "$tmp/out"
+    show "$tmp/out"
     return 1
 }
 
@@ -86,7 +55,7 @@ expect() {
         return 0
     fi
     fail "$1: output lacks \"$2\":"
-    sed 's/^/    /' "$tmp/out"
+    show "$tmp/out"
     return 1
 }
 
@@ -98,7 +67,7 @@ traced() {
         return 0
     fi
     fail "trace lacks 'ctrsa: keygen bits=$1 pad=-'; it holds:"
-    sed 's/^/    /' "$trace"
+    show "$trace"
     return 1
 }
 
@@ -166,5 +135,4 @@ refuse "genpkey rsa_keygen_pubexp:65536" "e must be odd and at least 3" \
 refuse "genpkey rsa_keygen_primes:6" "ctrsa generates keys of 2 to 5 primes" \
     ctrsa_conf genpkey -algorithm RSA -pkeyopt rsa_keygen_primes:6
 
-echo "$steps checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -19,18 +19,14 @@
 #
 # Usage: tls_test.sh [path to openssl]. Environment (set by meson): CTRSA_MODULE_DIR (holds
 # ctrsa.so), CTRSA_SOURCE_ROOT (holds provider.cnf).
-set -u
+. "$(dirname "$0")/common.sh"
 
-: "${CTRSA_MODULE_DIR:?CTRSA_MODULE_DIR must name the folder holding ctrsa.so}"
-: "${CTRSA_SOURCE_ROOT:?CTRSA_SOURCE_ROOT must name the source root}"
-OPENSSL=${1:-${OPENSSL:-openssl}}
 conf=$CTRSA_SOURCE_ROOT/provider.cnf
 [ -f "$conf" ] || { echo "FAIL: $conf is missing"; exit 1; }
 command -v timeout > /dev/null || { echo "FAIL: timeout(1) is needed"; exit 1; }
 export CTRSA_MODULE_DIR
 
 STEP_TIMEOUT=20   # seconds for any one openssl command
-tmp=$(mktemp -d) || exit 1
 server_pid=
 stop_server() {
     if [ -n "$server_pid" ]; then
@@ -41,18 +37,9 @@ stop_server() {
 }
 trap 'stop_server; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-failures=0
-steps=0
 
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 ok() {
     echo "ok: $*"
-}
-show() {
-    sed 's/^/    /' "$1"
 }
 
 # with_ctrsa TRACE CMD...: run CMD with ctrsa loaded, tracing to TRACE.
@@ -219,5 +206,4 @@ for sides in "ctrsa default" "ctrsa ctrsa"; do
     run_case rsa-pss tls13 $sides
 done
 
-echo "$steps checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish
