@@ -56,7 +56,6 @@ typedef struct sig_ctx {
     char *mdprops;          /* properties for the next digest fetch ("properties") */
     char *mgf1props;        /* properties for the next MGF1 digest fetch */
     int saltlen;            /* >= 0 or CTRSA_PSS_SALTLEN_* */
-    int min_saltlen;        /* from an RSA-PSS key's restriction, else -1 */
     EVP_MD_CTX *mdctx;      /* streaming digest for digest-sign/verify */
     int streaming;          /* digest-sign/verify initialised: the digest is fixed */
 } sig_ctx;
@@ -210,6 +209,27 @@ static int check_mgf1(const sig_ctx *c, const ctrsa_md *m)
 }
 
 /* The salt length mode against the key's minimum (verification's auto is checked later). */
+/* The shortest salt the key accepts: its RSA-PSS restriction's, -1 when it has none. */
+static int min_saltlen(const sig_ctx *c)
+{
+    const ctrsa_pss_restriction *r = restriction(c);
+
+    return r != NULL ? r->min_saltlen : -1;
+}
+
+/* A salt of slen bytes, made or found, against the key's minimum. */
+static int salt_meets_minimum(const sig_ctx *c, size_t slen)
+{
+    int min = min_saltlen(c);
+
+    if (min >= 0 && slen < (size_t)min) {
+        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+                    "salt of %zu bytes, the RSA-PSS key requires at least %d", slen, min);
+        return 0;
+    }
+    return 1;
+}
+
 static int check_saltlen(const sig_ctx *c, int saltlen)
 {
     const ctrsa_pss_restriction *r = restriction(c);
@@ -249,7 +269,6 @@ static void *sig_newctx(void *provctx, const char *propq)
     }
     c->pad_mode = RSA_PKCS1_PADDING;
     c->saltlen = CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX;
-    c->min_saltlen = -1;
     return c;
 }
 
@@ -283,7 +302,6 @@ static void *sig_dupctx(void *vctx)
     c->op = src->op;
     c->pad_mode = src->pad_mode;
     c->saltlen = src->saltlen;
-    c->min_saltlen = src->min_saltlen;
     c->streaming = src->streaming;
     if (src->key != NULL) {
         if (!ctrsa_key_up_ref(src->key))
@@ -776,7 +794,6 @@ static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum s
     ctrsa_md_reset(&c->mgf1);
     c->pad_mode = RSA_PKCS1_PADDING;
     c->saltlen = CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX;
-    c->min_saltlen = -1;
     r = restriction(c);
     if (ctrsa_key_is_pss(c->key)) {
         /* Every RSA-PSS key signs with PSS only; a restricted one also fixes its digests. */
@@ -788,7 +805,6 @@ static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum s
         c->pad_mode = RSA_PKCS1_PSS_PADDING;
     }
     if (r != NULL) {
-        c->min_saltlen = r->min_saltlen;
         c->saltlen = r->min_saltlen;
         if ((r->mdname[0] != '\0'
              && !ctrsa_md_fetch_for_ctx(c->prov, &c->md, r->mdname, NULL, c->propq))
@@ -849,19 +865,14 @@ static int encode_for_sign(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *tbs
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "pad-mode pss needs a digest");
             return 0;
         }
-        if (c->min_saltlen >= 0) {
+        if (min_saltlen(c) >= 0) {
             size_t slen = 0;
 
             if (!pad_result(c, ctrsa_pss_sign_saltlen(ctrsa_key_bits(c->key),
                                                       ctrsa_md_size(&c->md), c->saltlen,
-                                                      &slen)))
+                                                      &slen))
+                || !salt_meets_minimum(c, slen))
                 return 0;
-            if (slen < (size_t)c->min_saltlen) {
-                CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
-                            "salt of %zu bytes, the RSA-PSS key requires at least %d", slen,
-                            c->min_saltlen);
-                return 0;
-            }
         }
         rnd.impl = c->prov;
         rnd.bytes = rand_from_prov;
@@ -987,13 +998,7 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
                                                  &mgf1_in_force(c)->hash, tbs, tbslen,
                                                  c->saltlen, &found)))
             return 0;
-        if (c->min_saltlen >= 0 && found < (size_t)c->min_saltlen) {
-            CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
-                        "salt of %zu bytes, the RSA-PSS key requires at least %d", found,
-                        c->min_saltlen);
-            return 0;
-        }
-        return 1;
+        return salt_meets_minimum(c, found);
     case RSA_NO_PADDING:
         if (d != NULL) {
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode none takes no digest");
