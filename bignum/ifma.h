@@ -9,7 +9,8 @@
  * Radix 2^52: a number of D digits is D uint64_t, least significant first, each digit
  * < 2^52 ("normalized"), padded with zero digits to a multiple of 8 (one 512-bit register
  * holds 8 digits), in a 64-byte aligned array. D is 20, 30 or 40 for moduli of 16, 24 or 32
- * limbs of 64 bits (1024, 1536, 2048 bits): 52 * D >= 64 * n + 16, so R' = 2^(52 D) > 4 m.
+ * limbs of 64 bits (1024, 1536, 2048 bits), and on the public path also 60 or 80 for 48 or
+ * 64 limbs (3072, 4096 bits): 52 D = 65 n >= 64 n + 16, so R' = 2^(52 D) > 4 m.
  *
  * AMM(a, b) = a * b * R'^-1 mod m up to one m: for a, b < 2m the result is < 2m and
  * congruent to a b R'^-1 (Gueron's almost-Montgomery multiplication). Values stay in
@@ -25,12 +26,16 @@
 
 #define CTBN_IFMA_MASK52 ((uint64_t)0xFFFFFFFFFFFFF)
 
-/* The largest digit count (2048-bit moduli) and its padded lane count. */
-#define CTBN_IFMA_MAX_DIGITS 40
-#define CTBN_IFMA_MAX_LANES 40
+/* The largest digit count (4096-bit moduli, public path only) and its padded lane count. */
+#define CTBN_IFMA_MAX_DIGITS 80
+#define CTBN_IFMA_MAX_LANES 80
 
 /* Digits for n limbs: 20, 30 or 40 for n = 16, 24, 32; 0 for any other n (not handled). */
 size_t ctbn_ifma_digits(size_t n);
+
+/* Digits for n limbs on the public-exponent path (ifma_exp_public.c), which has single
+ * kernels for more sizes than the modexp hooks; 0 for any n it does not handle. CT: public. */
+size_t ctbn_ifma_public_digits(size_t n);
 
 /* Lanes (a multiple of 8) holding D digits. */
 #define CTBN_IFMA_LANES(d) (((d) + 7) / 8 * 8)
@@ -87,6 +92,8 @@ typedef void ctbn_ifma_amm_x2_fn(uint64_t *r1, const uint64_t *a1, const uint64_
                                  const ctbn_ifma_mod *mod2);
 
 ctbn_ifma_amm_x1_fn ctbn_ifma_amm20_x1, ctbn_ifma_amm30_x1, ctbn_ifma_amm40_x1;
+/* 60 and 80 digits (3072, 4096-bit moduli): single AMMs only, for the public path. */
+ctbn_ifma_amm_x1_fn ctbn_ifma_amm60_x1, ctbn_ifma_amm80_x1;
 ctbn_ifma_amm_x2_fn ctbn_ifma_amm20_x2, ctbn_ifma_amm30_x2, ctbn_ifma_amm40_x2;
 
 /*
@@ -106,7 +113,8 @@ typedef void ctbn_ifma_ams_x2_fn(uint64_t *r1, const uint64_t *a1, const ctbn_if
 ctbn_ifma_ams_x1_fn ctbn_ifma_ams20_x1, ctbn_ifma_ams30_x1, ctbn_ifma_ams40_x1;
 ctbn_ifma_ams_x2_fn ctbn_ifma_ams20_x2, ctbn_ifma_ams30_x2, ctbn_ifma_ams40_x2;
 
-/* The kernels for D digits (20, 30, 40); NULL for any other D. CT: public. */
+/* The kernels for D digits (20, 30, 40, and 60, 80 for amm_x1); NULL for any other D.
+ * CT: public. */
 ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_for(size_t digits);
 ctbn_ifma_amm_x2_fn *ctbn_ifma_amm_x2_for(size_t digits);
 ctbn_ifma_ams_x1_fn *ctbn_ifma_ams_x1_for(size_t digits);
@@ -125,5 +133,15 @@ int ctbn_ifma_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
                          const ctbn_limb *e1, size_t e1_bits,
                          const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                          const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+/* ---------------------------------------------------------------------------------------
+ * The public-exponent hook (ifma_exp_public.c), with the contract of backend.h's
+ * modexp_public_vartime: it handles the n of ctbn_ifma_public_digits and returns 1 (r fully
+ * reduced, identical to the generic path; r MAY alias b; scratch unused), else 0 without
+ * writing anything.
+ * CT: e, en and n leak (public); b and m only enter constant-time arithmetic.
+ */
+int ctbn_ifma_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                                    const ctbn_limb *e, size_t en, ctbn_limb *scratch);
 
 #endif /* CTRSA_IFMA_H */

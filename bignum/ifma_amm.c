@@ -80,6 +80,26 @@ DEFINE_FOR_(20, IFMA_W20)
 DEFINE_FOR_(30, IFMA_W30)
 DEFINE_FOR_(40, IFMA_W40)
 
+/*
+ * 60 and 80 digits (3072 and 4096-bit moduli): the single AMM only, for the public-exponent
+ * path (ifma_exp_public.c); the private path's halves are at most 2048 bits. zmm: 8 and 10
+ * registers (64 and 80 lanes; ymm would need 15 and 20, past NV_MAX). With x, h, B and M
+ * that is more than the 32 vector registers: the compiler takes B and M from memory as
+ * vpmadd52 operands, which the load ports absorb.
+ */
+#define DEFINE_X1(nd, nv)                                                                  \
+    void ctbn_ifma_amm##nd##_x1(uint64_t *r, const uint64_t *a, const uint64_t *b,         \
+                                const ctbn_ifma_mod *mod)                                  \
+    {                                                                                      \
+        uint64_t *const rs[2] = {r, r};                                                    \
+        const uint64_t *const as[2] = {a, a}, *const bs[2] = {b, b};                       \
+        const ctbn_ifma_mod *const ms[2] = {mod, mod};                                     \
+        amm_body_z(1, nd, nv, rs, as, bs, ms);                                             \
+    }
+
+DEFINE_X1(60, 8)
+DEFINE_X1(80, 10)
+
 ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_for(size_t digits)
 {
     switch (digits) {
@@ -89,6 +109,10 @@ ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_for(size_t digits)
         return ctbn_ifma_amm30_x1;
     case 40:
         return ctbn_ifma_amm40_x1;
+    case 60:
+        return ctbn_ifma_amm60_x1;
+    case 80:
+        return ctbn_ifma_amm80_x1;
     default:
         return NULL;
     }

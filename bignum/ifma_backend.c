@@ -18,6 +18,7 @@ static const ctbn_backend ifma_backend = {
     .mont_sqr = ctbn_adx_mont_sqr,
     .modexp_ct = ctbn_ifma_modexp_ct,
     .modexp2_ct = ctbn_ifma_modexp2_ct,
+    .modexp_public_vartime = ctbn_ifma_modexp_public_vartime,
 };
 
 const ctbn_backend *ctbn_backend_ifma(void)

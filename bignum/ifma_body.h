@@ -72,7 +72,7 @@
 #error "IFMA_V_BITS must be 512 or 256"
 #endif
 
-/* The most registers a kernel uses: 40 digits in 4-lane registers. */
+/* The most registers a kernel uses: 40 digits in 4-lane registers, 80 in 8-lane ones. */
 #define NV_MAX 10
 
 /*
@@ -81,7 +81,7 @@
  * < 2^52 + 2^11, so each lane now carries at most 1. Pass 2 resolves those carries at once
  * like a carry look-ahead adder whose "bits" are lanes: generate = lane > 2^52-1,
  * propagate = lane == 2^52-1; the lanes receiving a carry are ((g << 1) + p) ^ p
- * (VL nv <= 40 bits: the masks fit in 64 bits).
+ * (in 64 bits up to 64 lanes, in 128 bits for the 64 and 80 lanes of 60 and 80 digits).
  * CT: the carry masks are data; they only feed integer arithmetic and masked adds.
  */
 ALWAYS_INLINE void SFX(normalize)(V *x, int nv)
@@ -98,18 +98,33 @@ ALWAYS_INLINE void SFX(normalize)(V *x, int nv)
     for (int v = 0; v < nv; v++)
         x[v] = V_ADD(x[v], V_ALIGNR(hi[v], v ? hi[v - 1] : zero, VL - 1));
 
-    uint64_t g = 0, p = 0;
-#pragma GCC unroll 10
-    for (int v = 0; v < nv; v++) {
-        g |= V_GT(x[v], mask) << (VL * v);
-        p |= V_EQ(x[v], mask) << (VL * v);
-    }
-    uint64_t cin = ((g << 1) + p) ^ p;
     const V one = V_SET1(1);
+    if (VL * nv <= 64) { /* public: one 64-bit word holds a bit per lane */
+        uint64_t g = 0, p = 0;
 #pragma GCC unroll 10
-    for (int v = 0; v < nv; v++) {
-        __mmask8 k = (__mmask8)((cin >> (VL * v)) & V_FULL);
-        x[v] = V_AND(V_MADD(x[v], k, x[v], one), mask);
+        for (int v = 0; v < nv; v++) {
+            g |= V_GT(x[v], mask) << (VL * v);
+            p |= V_EQ(x[v], mask) << (VL * v);
+        }
+        uint64_t cin = ((g << 1) + p) ^ p;
+#pragma GCC unroll 10
+        for (int v = 0; v < nv; v++) {
+            __mmask8 k = (__mmask8)((cin >> (VL * v)) & V_FULL);
+            x[v] = V_AND(V_MADD(x[v], k, x[v], one), mask);
+        }
+    } else { /* 60 and 80 digits: up to 128 lanes, the same look-ahead on 128 bits */
+        unsigned __int128 g = 0, p = 0;
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; v++) {
+            g |= (unsigned __int128)V_GT(x[v], mask) << (VL * v);
+            p |= (unsigned __int128)V_EQ(x[v], mask) << (VL * v);
+        }
+        unsigned __int128 cin = ((g << 1) + p) ^ p;
+#pragma GCC unroll 16
+        for (int v = 0; v < nv; v++) {
+            __mmask8 k = (__mmask8)((uint64_t)(cin >> (VL * v)) & V_FULL);
+            x[v] = V_AND(V_MADD(x[v], k, x[v], one), mask);
+        }
     }
 }
 
@@ -160,7 +175,7 @@ ALWAYS_INLINE void SFX(reduce_step)(V *x, V *h, V q, const V *mv, int nv)
  * same loop so that one's latency hides behind the other's multiplications.
  *
  * Lane bounds: each step adds less than 4 * 2^52 + 2^12 to a lane, a lane lives at most nd
- * steps, so lanes stay below 160 * 2^52 + 40 * 2^12 < 2^60: no 64-bit overflow.
+ * steps (nd <= 80), so lanes stay below 320 * 2^52 + 80 * 2^12 < 2^61: no 64-bit overflow.
  */
 ALWAYS_INLINE void SFX(amm_body)(int nc, int nd, int nv, uint64_t *const r[2],
                                  const uint64_t *const a[2], const uint64_t *const b[2],

@@ -21,6 +21,18 @@ size_t ctbn_ifma_digits(size_t n)
     }
 }
 
+size_t ctbn_ifma_public_digits(size_t n)
+{
+    switch (n) {
+    case 48:
+        return 60;
+    case 64:
+        return 80;
+    default:
+        return ctbn_ifma_digits(n);
+    }
+}
+
 /* Limb i of x, or 0 past its n limbs (i is public). */
 static uint64_t limb_or_zero(const ctbn_limb *x, size_t n, size_t i)
 {

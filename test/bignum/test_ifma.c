@@ -4,7 +4,10 @@
  * whole-modexp hooks (ctbn_modexp_ct / ctbn_modexp2_ct with the "ifma" backend selected)
  * for 1024, 1536 and 2048-bit moduli of every kind (random, all-ones top limb, top bit + 1,
  * all ones, shorter moduli in the same limb count), bases 0, 1, m-1 and random patterns,
- * exponents of many public lengths including 0 and 1 bit.
+ * exponents of many public lengths including 0 and 1 bit. The public-exponent hook
+ * (ctbn_ifma_modexp_public_vartime) at 1024 to 4096 bits, with the single AMM kernels of
+ * 60 and 80 digits it alone uses: exponents 0, 1, 2, 3, 65537, 256-bit odd and even,
+ * multi-limb; bases 0, 1, m-1, random; r = b; other sizes refused.
  *
  * Skipped (exit 77, with the reason) when the CPU or OS lacks AVX-512 IFMA.
  * Reproduce a failure with CTRSA_TEST_SEED (the report prints it).
@@ -612,6 +615,251 @@ static void test_other_sizes(void **state)
     modulus_free(&m2);
 }
 
+/* ---- the public-exponent path (ifma_exp_public.c) ---- */
+
+/* The sizes the public hook handles: those of the modexp hooks and 3072, 4096 bits. */
+static const size_t public_bits[] = { 1024, 1536, 2048, 3072, 4096 };
+
+/* mod := m and k0 of md in radix 2^52 (all the AMM kernels read), for any digit count. */
+static void mod_for_kernel(ctbn_ifma_mod *mod, const struct modulus *md, size_t digits)
+{
+    memset(mod, 0, sizeof(*mod));
+    mod->digits = digits;
+    mod->k0 = md->ctx->m0inv & CTBN_IFMA_MASK52;
+    ctbn_ifma_from_radix64(mod->m, digits, md->m, md->n);
+}
+
+/* The single AMM at 60 and 80 digits (3072, 4096-bit moduli; public path only), with the
+ * edge values below 2m, in place and against the contract, like test_amm. */
+static void test_amm_public_sizes(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    static const size_t sizes[] = { 3072, 4096 };
+    for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+        size_t n = CTBN_LIMBS(sizes[s]), digits = ctbn_ifma_public_digits(n);
+        assert_int_equal(digits, 65 * n / 52);
+        assert_int_equal(ctbn_ifma_digits(n), 0); /* the private modexp hooks refuse it */
+        ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
+        assert_non_null(x1);
+        for (int it = 0; it < 40; it++) {
+            struct modulus md;
+            if (it < MOD_KINDS)
+                modulus_make(&md, n, sizes[s], (enum mod_kind)it);
+            else
+                modulus_random(&md, sizes[s]);
+            ctbn_ifma_mod *mod = aligned_alloc(64, sizeof(ctbn_ifma_mod));
+            assert_non_null(mod);
+            mod_for_kernel(mod, &md, digits);
+            _Alignas(64) uint64_t a[CTBN_IFMA_MAX_LANES], b[CTBN_IFMA_MAX_LANES];
+            _Alignas(64) uint64_t r[CTBN_IFMA_MAX_LANES], t[CTBN_IFMA_MAX_LANES];
+            for (int k = 0; k < 10; k++) {
+                rand_below_2m(a, &md, digits);
+                rand_below_2m(b, &md, digits);
+                memset(r, 0xA5, sizeof(r));
+                x1(r, a, b, mod);
+                expect_amm("amm_x1 (60/80 digits)", r, a, b, &md, digits);
+                memcpy(t, a, sizeof(t));
+                x1(t, t, b, mod);
+                if (memcmp(t, r, CTBN_IFMA_LANES(digits) * sizeof(uint64_t)) != 0)
+                    fail_msg("amm_x1 with r = a differs");
+                memcpy(t, a, sizeof(t));
+                x1(t, t, t, mod);
+                expect_amm("amm_x1 in-place square (60/80 digits)", t, a, a, &md, digits);
+            }
+            free(mod);
+            modulus_free(&md);
+        }
+    }
+}
+
+/* b^e mod m by the IFMA hook itself, through the seam on the ifma backend (also with
+ * r = b), and through the portable backend: all equal to BN's answer. */
+static void check_public(const struct modulus *md, const ctbn_limb *b, const ctbn_limb *e,
+                         size_t en)
+{
+    size_t n = md->n;
+    ctbn_limb *r = limbs_alloc(n), *rp = limbs_alloc(n);
+    ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
+    BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
+    BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
+
+    report_begin("ifma modexp_public_vartime en=%zu, %zu-bit m (n=%zu)", en, md->bits, n);
+    report_operand("m", md->m, n);
+    report_operand("b", b, n);
+    report_operand("e", e, en);
+    memset(r, 0xA5, n * sizeof(ctbn_limb));
+    assert_int_equal(ctbn_ifma_modexp_public_vartime(md->ctx, r, b, e, en, scratch), 1);
+    expect_limbs_bn("ctbn_ifma_modexp_public_vartime", r, n, want);
+    use_backend("ifma");
+    memset(r, 0xA5, n * sizeof(ctbn_limb));
+    ctbn_modexp_public_vartime(md->ctx, r, b, e, en, scratch);
+    expect_limbs_bn("ifma seam b^e mod m", r, n, want);
+    memcpy(r, b, n * sizeof(ctbn_limb));
+    ctbn_modexp_public_vartime(md->ctx, r, r, e, en, scratch);
+    expect_limbs_bn("ifma seam b^e mod m (r = b)", r, n, want);
+    use_backend("portable");
+    ctbn_modexp_public_vartime(md->ctx, rp, b, e, en, scratch);
+    expect_limbs_eq("ifma vs portable", r, rp, n);
+    use_backend("ifma");
+
+    BN_free(bb);
+    BN_free(be);
+    BN_free(want);
+    free(r);
+    free(rp);
+    free(scratch);
+}
+
+/* The exponents of the brief: 0, 1, 2, 3, 65537 (also with zero limbs on top), a 256-bit
+ * odd e, an even e, multi-limb ones of random density. */
+static void check_public_exponents(const struct modulus *md, const ctbn_limb *b)
+{
+    static const uint64_t small[] = { 0, 1, 2, 3, 65537, 65536, 17, 0x8000000000000001ull };
+    for (size_t i = 0; i < ARRAY_LEN(small); i++) {
+        ctbn_limb e[3] = { small[i], 0, 0 };
+        check_public(md, b, e, 1);
+    }
+    ctbn_limb e[4] = { 65537, 0, 0, 0 };
+    check_public(md, b, e, 4); /* public zero limbs on top */
+    rand_pattern(e, 4, 256);
+    e[3] |= (ctbn_limb)1 << 63;
+    e[0] |= 1;
+    check_public(md, b, e, 4); /* a 256-bit odd e */
+    e[0] &= ~(ctbn_limb)1;
+    check_public(md, b, e, 4); /* even */
+    memset(e, 0, sizeof(e));
+    e[1] = 1; /* 2^64: one bit in the second limb, 64 squarings and the multiplication by 1 */
+    check_public(md, b, e, 2);
+    rand_pattern(e, 3, 64 * 2 + 1 + rng_below(63));
+    check_public(md, b, e, 3);
+}
+
+static void test_public_hook(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    for (size_t s = 0; s < ARRAY_LEN(public_bits); s++) {
+        size_t n = CTBN_LIMBS(public_bits[s]);
+        ctbn_limb *b = limbs_alloc(n);
+        /* every modulus kind (all-ones top digits among them), edge and random bases */
+        for (int kind = 0; kind < MOD_KINDS; kind++) {
+            struct modulus md;
+            modulus_make(&md, n, public_bits[s], (enum mod_kind)kind);
+            for (int v = 0; v < 4; v++) {
+                switch (v) {
+                case 0: /* 0 */
+                case 1: /* 1 */
+                    memset(b, 0, n * sizeof(ctbn_limb));
+                    b[0] = (ctbn_limb)v;
+                    break;
+                case 2: /* m - 1 */
+                    memcpy(b, md.m, n * sizeof(ctbn_limb));
+                    b[0] -= 1; /* m is odd: no borrow */
+                    break;
+                default:
+                    rand_below(b, md.m, n);
+                    break;
+                }
+                check_public_exponents(&md, b);
+            }
+            modulus_free(&md);
+        }
+        /* random moduli, some shorter in the same limb count */
+        for (int it = 0; it < 6; it++) {
+            struct modulus md;
+            modulus_random(&md, public_bits[s]);
+            rand_below(b, md.m, n);
+            check_public_exponents(&md, b);
+            modulus_free(&md);
+        }
+        free(b);
+    }
+}
+
+/*
+ * The final conditional subtraction's carry: the last AMM of an odd e leaves a value below
+ * 2m that can reach 2^(64 n) when m is close to it, the case in which the bit 64 n of the
+ * radix 2^52 result must become the carry of the subtraction. Rare for random bases (about
+ * 2^-16 at 1024 bits with m = 2^1024 - 1), so the test retraces the hook's steps for e = 3
+ * with the kernel (same operations, so the same representatives), finds bases that land
+ * there, and checks the hook on them.
+ */
+static void test_public_top_carry(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    size_t n = 16, digits = ctbn_ifma_public_digits(n);
+    ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
+    struct modulus md;
+    modulus_make(&md, n, 64 * n, MOD_ALL_ONES);
+    ctbn_ifma_mod *mod = aligned_alloc(64, sizeof(ctbn_ifma_mod));
+    assert_non_null(mod);
+    mod_for_kernel(mod, &md, digits);
+    _Alignas(64) uint64_t x[CTBN_IFMA_MAX_LANES], k[CTBN_IFMA_MAX_LANES] = { 0 };
+    _Alignas(64) uint64_t b52[CTBN_IFMA_MAX_LANES], u[CTBN_IFMA_MAX_LANES];
+    _Alignas(64) uint64_t t[CTBN_IFMA_MAX_LANES], acc[CTBN_IFMA_MAX_LANES];
+    ctbn_ifma_from_radix64(x, digits, md.ctx->rr, n);
+    k[4 * n / 52] = (uint64_t)1 << (4 * n % 52);
+    x1(t, x, k, mod); /* T = 2^(67 n) */
+    ctbn_limb b[16], e[1] = { 3 };
+    int found = 0;
+    for (long tries = 0; tries < (1L << 22) && found < 3; tries++) {
+        for (size_t i = 0; i < n; i++)
+            b[i] = rng_u64();
+        b[0] &= ~(ctbn_limb)1; /* b < m = 2^1024 - 1 */
+        ctbn_ifma_from_radix64(b52, digits, b, n);
+        x1(u, b52, x, mod);
+        x1(acc, u, t, mod);     /* b R' */
+        x1(acc, acc, acc, mod); /* b^2 R' */
+        x1(acc, acc, b52, mod); /* b^3 */
+        if (!((acc[64 * n / 52] >> (64 * n % 52)) & 1))
+            continue;
+        found++;
+        check_public(&md, b, e, 1);
+    }
+    if (found == 0)
+        fail_msg("no base found whose result reaches 2^(64 n): the search needs more tries");
+    free(mod);
+    modulus_free(&md);
+}
+
+/* Other sizes are refused (0) without touching r, and still right through the seam. */
+static void test_public_other_sizes(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    static const size_t sizes[] = { 512, 1024 + 64, 2048 - 64, 2048 + 64, 8192 };
+    for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+        struct modulus md;
+        modulus_random(&md, sizes[s]);
+        size_t n = md.n;
+        assert_int_equal(ctbn_ifma_public_digits(n), 0);
+        ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
+        ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
+        ctbn_limb e[1] = { 65537 };
+        rand_below(b, md.m, n);
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        assert_int_equal(ctbn_ifma_modexp_public_vartime(md.ctx, r, b, e, 1, scratch), 0);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
+        {
+            BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 1), *want = BN_new();
+            BN_mod_exp(want, bb, be, md.bm, oracle_bn_ctx());
+            use_backend("ifma");
+            ctbn_modexp_public_vartime(md.ctx, r, b, e, 1, scratch);
+            expect_limbs_bn("ifma seam b^65537 (generic code)", r, n, want);
+            BN_free(bb);
+            BN_free(be);
+            BN_free(want);
+        }
+        free(r);
+        free(b);
+        free(scratch);
+        modulus_free(&md);
+    }
+}
+
 int main(void)
 {
     if (ctbn_backend_select("ifma") != 0) {
@@ -626,6 +874,10 @@ int main(void)
         cmocka_unit_test(test_modexp),
         cmocka_unit_test(test_modexp2),
         cmocka_unit_test(test_other_sizes),
+        cmocka_unit_test(test_amm_public_sizes),
+        cmocka_unit_test(test_public_hook),
+        cmocka_unit_test(test_public_top_carry),
+        cmocka_unit_test(test_public_other_sizes),
     };
     return cmocka_run_group_tests_name("ifma", tests, NULL, NULL);
 }
