@@ -38,6 +38,8 @@ static void key_clear(CTRSA_KEY *key)
     OPENSSL_clear_free(key->dq, key->qlimbs * sizeof(ctbn_limb));
     OPENSSL_clear_free(key->qinv_mont, key->plimbs * sizeof(ctbn_limb));
     OPENSSL_clear_free(key->q_plain, key->qlimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->pm2, key->plimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->qm2, key->qlimbs * sizeof(ctbn_limb));
     OPENSSL_clear_free(key->numbers_blob, key->numbers_blob_len);
 }
 
@@ -313,14 +315,22 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         key->mont_q = OPENSSL_zalloc(sizeof(ctbn_mont));
         key->qinv_mont = limbs_new(limbs[0]);
         key->q_plain = limbs_new(limbs[1]);
+        key->pm2 = limbs_new(limbs[0]);
+        key->qm2 = limbs_new(limbs[1]);
         if (key->mont_p == NULL || key->mont_q == NULL || key->qinv_mont == NULL
-            || key->q_plain == NULL
+            || key->q_plain == NULL || key->pm2 == NULL || key->qm2 == NULL
             || ctbn_mont_init(key->mont_p, prime[0], limbs[0]) != 0
             || ctbn_mont_init(key->mont_q, prime[1], limbs[1]) != 0)
             goto end;
         load(coeff, limbs[0], nums->coeffs[0]);
         ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
         ctbn_copy(key->q_plain, prime[1], limbs[1]);
+        /* p - 2 and q - 2 (primes > 3, odd: no borrow past the first limb). */
+        ctbn_limb two[1] = {2};
+        ctbn_copy(key->pm2, prime[0], limbs[0]);
+        ctbn_sub(key->pm2, key->pm2, two, 1);
+        ctbn_copy(key->qm2, prime[1], limbs[1]);
+        ctbn_sub(key->qm2, key->qm2, two, 1);
         key->dp = exp[0];
         key->dq = exp[1];
         exp[0] = exp[1] = NULL;

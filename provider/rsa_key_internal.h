@@ -50,6 +50,7 @@ struct ctrsa_key {
     ctbn_limb *dp, *dq;      /* plimbs, qlimbs; crt only */
     ctbn_limb *qinv_mont;    /* qInv * R mod p (Montgomery form); crt only */
     ctbn_limb *q_plain;      /* q as plain limbs (qlimbs); crt only */
+    ctbn_limb *pm2, *qm2;    /* p - 2, q - 2 (plimbs, qlimbs): Fermat inverses; crt only */
     size_t plimbs, qlimbs, pbits, qbits;
 
     /* The numbers as imported, big-endian without leading zeros, for export. */
@@ -84,5 +85,23 @@ void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot);
 
 /* Limb-count helpers. */
 size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key);
+
+/* The private operation's scratch layout (rsa_private.c): five nl-limb values at the start,
+ * the CRT temporaries from CTRSA_CRT_TEMPS_AT(nl), the modexp's scratch from
+ * CTRSA_WORK_AT(nl). */
+#define CTRSA_CRT_TEMPS_AT(nl) (5 * (size_t)(nl))
+#define CTRSA_WORK_AT(nl) (20 * (size_t)(nl))
+
+/*
+ * out (nl limbs) := x^E mod n by CRT, for the exponent E given by its residues ep mod (p-1)
+ * (plimbs, public length pbits) and eq mod (q-1): x mod p and mod q, both half-size
+ * modexps in one two-at-once call, Garner's recombination with qInv. Used with (dP, dQ)
+ * for the private operation and with (p-2, q-2) for Fermat inverses. x < n. crt keys only.
+ * tmp: the CRT temporaries (15 nl limbs); work: CTBN_MODEXP2_SCRATCH(plimbs, qlimbs).
+ * CT: only the key's lengths leak.
+ */
+void ctrsa_key_crt_exp(const CTRSA_KEY *key, ctbn_limb *out, const ctbn_limb *x,
+                       const ctbn_limb *ep, const ctbn_limb *eq, ctbn_limb *tmp,
+                       ctbn_limb *work);
 
 #endif

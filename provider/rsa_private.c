@@ -23,40 +23,37 @@ static __attribute__((noinline)) void scrub_stack(void)
         area[i] = 0;
 }
 
-/* Temporaries of one operation, past the modexp's own scratch: see the layout below. */
-#define PRIVATE_TEMPS(nl) (20 * (size_t)(nl))
-
 size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key)
 {
     size_t modexp = key->crt ? CTBN_MODEXP2_SCRATCH(key->plimbs, key->qlimbs)
                              : CTBN_MODEXP_SCRATCH(key->nlimbs);
     if (modexp < CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs)
         modexp = CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs;
-    return modexp + PRIVATE_TEMPS(key->nlimbs);
+    return modexp + CTRSA_WORK_AT(key->nlimbs);
 }
 
-/* mb := cb^d mod n by CRT: cb mod p and mod q, two half-size modexps, Garner's formula. */
-static void private_crt(const CTRSA_KEY *key, ctbn_limb *mb, const ctbn_limb *cb,
-                        ctbn_limb *tmp, ctbn_limb *work)
+void ctrsa_key_crt_exp(const CTRSA_KEY *key, ctbn_limb *out, const ctbn_limb *x,
+                       const ctbn_limb *ep, const ctbn_limb *eq, ctbn_limb *tmp,
+                       ctbn_limb *work)
 {
     size_t nl = key->nlimbs, pl = key->plimbs, ql = key->qlimbs;
-    ctbn_limb *cp = tmp, *cq = cp + pl, *mp = cq + ql, *mq = mp + pl, *mqp = mq + ql;
+    ctbn_limb *xp = tmp, *xq = xp + pl, *mp = xq + ql, *mq = mp + pl, *mqp = mq + ql;
     ctbn_limb *h = mqp + pl, *prod = h + pl, *red = prod + pl + ql;
 
-    ctbn_mod_reduce(key->mont_p, cp, cb, nl, red);
-    ctbn_mod_reduce(key->mont_q, cq, cb, nl, red);
-    ctbn_modexp2_ct(key->mont_p, mp, cp, key->dp, key->pbits,
-                    key->mont_q, mq, cq, key->dq, key->qbits, work);
+    ctbn_mod_reduce(key->mont_p, xp, x, nl, red);
+    ctbn_mod_reduce(key->mont_q, xq, x, nl, red);
+    ctbn_modexp2_ct(key->mont_p, mp, xp, ep, key->pbits,
+                    key->mont_q, mq, xq, eq, key->qbits, work);
     /* h = (mp - mq) * qInv mod p; qinv_mont is in Montgomery form, so one MontMul. */
     ctbn_mod_reduce(key->mont_p, mqp, mq, ql, red);
     ctbn_mod_sub(mp, mp, mqp, key->mont_p->m, pl);
     ctbn_mont_mul(key->mont_p, h, mp, key->qinv_mont);
-    /* m = mq + q * h < n, computed over pl + ql >= nl limbs. */
+    /* result = mq + q * h < n, computed over pl + ql >= nl limbs. */
     ctbn_mul(prod, key->q_plain, ql, h, pl);
     ctbn_zero(red, pl + ql);
     ctbn_copy(red, mq, ql);
     ctbn_add(prod, prod, red, pl + ql);
-    ctbn_copy(mb, prod, nl);
+    ctbn_copy(out, prod, nl);
 }
 
 int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
@@ -73,8 +70,8 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
 
     /* Layout: c, cb, mb, m, chk (nl each), then the CRT temporaries, then the modexp's. */
     ctbn_limb *c = slot->scratch, *cb = c + nl, *mb = cb + nl, *m = mb + nl, *chk = m + nl;
-    ctbn_limb *tmp = chk + nl;
-    ctbn_limb *work = slot->scratch + PRIVATE_TEMPS(nl);
+    ctbn_limb *tmp = slot->scratch + CTRSA_CRT_TEMPS_AT(nl);
+    ctbn_limb *work = slot->scratch + CTRSA_WORK_AT(nl);
 
     ctbn_from_bytes(c, nl, in, key->k);
     if (!ctbn_lt(c, key->mont_n->m, nl)) {
@@ -85,7 +82,7 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
 
     ctbn_mont_mul(key->mont_n, cb, c, slot->A); /* cb = c * r^e mod n */
     if (key->crt)
-        private_crt(key, mb, cb, tmp, work);
+        ctrsa_key_crt_exp(key, mb, cb, key->dp, key->dq, tmp, work);
     else
         ctbn_modexp_ct(key->mont_n, mb, cb, key->d, key->bits, work);
     ctbn_mont_mul(key->mont_n, m, mb, slot->Ai); /* m = mb * r^-1 mod n */
