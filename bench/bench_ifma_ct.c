@@ -2,13 +2,13 @@
  * The AVX-512 IFMA backend: its speed and a statistical constant-time test.
  *
  *   bench_ifma_ct speed [--quick]   ns per constant-time modexp (one half) and modexp2 (both
- *                                   halves) at 1024/1536/2048 bits, full-length exponents:
+ *                                   halves) at 512/1024/1536/2048 bits, full-length exponents:
  *                                   ifma, adx, portable and OpenSSL's
  *                                   BN_mod_exp_mont_consttime, interleaved rounds, process
  *                                   CPU time, medians; and TSC ticks per AMM and AMS.
  *   bench_ifma_ct cycles            only the TSC ticks per AMM and AMS kernel call.
- *   bench_ifma_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_ifma_modexp2_ct at 1024
- *                                   and 2048 bits: class 0 = a fixed exponent (zero), class 1
+ *   bench_ifma_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_ifma_modexp2_ct at 512,
+ *                                   1024 and 2048 bits: class 0 = a fixed exponent (zero), class 1
  *                                   = random exponents, classes interleaved at random, bases
  *                                   random in both; one rdtsc-timed call per sample. Prints
  *                                   |t| uncropped and cropped at several percentiles (the
@@ -287,15 +287,15 @@ static void speed(int quick)
     for (size_t s = 0; s < nsides; s++)
         printf("------------------|");
     printf("\n");
-    static const size_t sizes[] = { 1024, 1536, 2048 };
-    for (size_t i = 0; i < 3; i++)
+    static const size_t sizes[] = { 512, 1024, 1536, 2048 };
+    for (size_t i = 0; i < 4; i++)
         speed_size(sizes[i], rounds, sides, nsides);
 
     printf("\nTSC ticks per multiplication (AMM) and squaring (AMS), one (x1) and two at a "
            "time (x2); the TSC runs at the nominal clock, not the core's\n\n");
     printf("| bits | D  | AMM x1 | AMM x2              | AMS x1 | AMS x2              |\n");
     printf("|------|----|--------|---------------------|--------|---------------------|\n");
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 4; i++)
         amm_cycles(sizes[i]);
 }
 
@@ -469,8 +469,8 @@ static void ttest(size_t samples)
            "   | p50     | max     | verdict | median ticks |\n");
     printf("|------|--------|---------|---------|---------|---------|---------|---------|------"
            "---|---------|---------|---------|--------------|\n");
-    static const size_t sizes[] = { 1024, 2048 };
-    for (size_t i = 0; i < 2; i++) {
+    static const size_t sizes[] = { 512, 1024, 2048 };
+    for (size_t i = 0; i < 3; i++) {
         ttest_size(sizes[i], samples, 0);
         ttest_size(sizes[i], samples / 10 > 1000 ? samples / 10 : samples, 1);
     }
@@ -485,10 +485,10 @@ int main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "cycles") == 0) {
         if (ctbn_backend_select("ifma") != 0)
             die("the ifma backend is not usable on this CPU");
-        static const size_t sizes[] = { 1024, 1536, 2048 };
+        static const size_t sizes[] = { 512, 1024, 1536, 2048 };
         printf("| bits | D  | AMM x1 | AMM x2              | AMS x1 | AMS x2              |\n");
         printf("|------|----|--------|---------------------|--------|---------------------|\n");
-        for (size_t i = 0; i < 3; i++)
+        for (size_t i = 0; i < 4; i++)
             amm_cycles(sizes[i]);
         return 0;
     }

@@ -8,9 +8,9 @@
  *
  * Radix 2^52: a number of D digits is D uint64_t, least significant first, each digit
  * < 2^52 ("normalized"), padded with zero digits to a multiple of 8 (one 512-bit register
- * holds 8 digits), in a 64-byte aligned array. D is 20, 30 or 40 for moduli of 16, 24 or 32
- * limbs of 64 bits (1024, 1536, 2048 bits), and on the public path also 60 or 80 for 48 or
- * 64 limbs (3072, 4096 bits): 52 D = 65 n >= 64 n + 16, so R' = 2^(52 D) > 4 m.
+ * holds 8 digits), in a 64-byte aligned array. D is 10, 20, 30 or 40 for moduli of 8, 16, 24
+ * or 32 limbs of 64 bits (512, 1024, 1536, 2048 bits), and on the public path also 60 or 80
+ * for 48 or 64 limbs (3072, 4096 bits): 52 D = 65 n >= 64 n + 8, so R' = 2^(52 D) > 4 m.
  *
  * AMM(a, b) = a * b * R'^-1 mod m up to one m: for a, b < 2m the result is < 2m and
  * congruent to a b R'^-1 (Gueron's almost-Montgomery multiplication). Values stay in
@@ -30,7 +30,7 @@
 #define CTBN_IFMA_MAX_DIGITS 80
 #define CTBN_IFMA_MAX_LANES 80
 
-/* Digits for n limbs: 20, 30 or 40 for n = 16, 24, 32; 0 for any other n (not handled). */
+/* Digits for n limbs: 10, 20, 30 or 40 for n = 8, 16, 24, 32; 0 for any other n. */
 size_t ctbn_ifma_digits(size_t n);
 
 /* Digits for n limbs on the public-exponent path (ifma_exp_public.c), which has single
@@ -91,10 +91,12 @@ typedef void ctbn_ifma_amm_x2_fn(uint64_t *r1, const uint64_t *a1, const uint64_
                                  uint64_t *r2, const uint64_t *a2, const uint64_t *b2,
                                  const ctbn_ifma_mod *mod2);
 
-ctbn_ifma_amm_x1_fn ctbn_ifma_amm20_x1, ctbn_ifma_amm30_x1, ctbn_ifma_amm40_x1;
+ctbn_ifma_amm_x1_fn ctbn_ifma_amm10_x1, ctbn_ifma_amm20_x1,
+    ctbn_ifma_amm30_x1, ctbn_ifma_amm40_x1;
 /* 60 and 80 digits (3072, 4096-bit moduli): single AMMs only, for the public path. */
 ctbn_ifma_amm_x1_fn ctbn_ifma_amm60_x1, ctbn_ifma_amm80_x1;
-ctbn_ifma_amm_x2_fn ctbn_ifma_amm20_x2, ctbn_ifma_amm30_x2, ctbn_ifma_amm40_x2;
+ctbn_ifma_amm_x2_fn ctbn_ifma_amm10_x2, ctbn_ifma_amm20_x2,
+    ctbn_ifma_amm30_x2, ctbn_ifma_amm40_x2;
 
 /*
  * Almost-Montgomery squaring: r := AMM(a, a), the same contract as the AMM with b = a
@@ -110,10 +112,12 @@ typedef void ctbn_ifma_ams_x1_fn(uint64_t *r, const uint64_t *a, const ctbn_ifma
 typedef void ctbn_ifma_ams_x2_fn(uint64_t *r1, const uint64_t *a1, const ctbn_ifma_mod *mod1,
                                  uint64_t *r2, const uint64_t *a2, const ctbn_ifma_mod *mod2);
 
-ctbn_ifma_ams_x1_fn ctbn_ifma_ams20_x1, ctbn_ifma_ams30_x1, ctbn_ifma_ams40_x1;
-ctbn_ifma_ams_x2_fn ctbn_ifma_ams20_x2, ctbn_ifma_ams30_x2, ctbn_ifma_ams40_x2;
+ctbn_ifma_ams_x1_fn ctbn_ifma_ams10_x1, ctbn_ifma_ams20_x1,
+    ctbn_ifma_ams30_x1, ctbn_ifma_ams40_x1;
+ctbn_ifma_ams_x2_fn ctbn_ifma_ams10_x2, ctbn_ifma_ams20_x2,
+    ctbn_ifma_ams30_x2, ctbn_ifma_ams40_x2;
 
-/* The kernels for D digits (20, 30, 40, and 60, 80 for amm_x1); NULL for any other D.
+/* The kernels for D digits (10, 20, 30, 40, and 60, 80 for amm_x1); NULL for any other D.
  * CT: public. */
 ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_for(size_t digits);
 ctbn_ifma_amm_x2_fn *ctbn_ifma_amm_x2_for(size_t digits);
@@ -122,7 +126,7 @@ ctbn_ifma_ams_x2_fn *ctbn_ifma_ams_x2_for(size_t digits);
 
 /* ---------------------------------------------------------------------------------------
  * The whole-modexp hooks (ifma_modexp.c), with the contracts of backend.h's modexp_ct and
- * modexp2_ct: they handle n = 16, 24, 32 (modexp2: both halves of the same n) and return 1,
+ * modexp2_ct: they handle n = 8, 16, 24, 32 (modexp2: both halves of the same n) and return 1,
  * else 0 without writing anything. Results are fully reduced, in radix 2^64, identical to
  * the portable path.
  * CT: only the limb counts and exponent bit lengths leak.

@@ -1,8 +1,8 @@
 /*
- * The "ifma" backend's descriptor (backend.h): AVX-512 IFMA whole-modexp kernels for 1024,
- * 1536 and 2048-bit moduli (16, 24, 32 limbs; ifma.h), both CRT halves in one interleaved
- * pass; every other size, and single Montgomery multiplications, go to the MULX/ADX
- * kernels. Compiled with the default flags: it runs before the CPU is checked; the kernels
+ * The "ifma" backend's descriptor (backend.h): AVX-512 IFMA whole-modexp kernels for 512,
+ * 1024, 1536 and 2048-bit moduli (8, 16, 24, 32 limbs; ifma.h), both CRT halves in one
+ * interleaved pass; every other size, and single Montgomery multiplications, go to the
+ * MULX/ADX kernels. Compiled with the default flags: it runs before the CPU is checked; the kernels
  * (ifma_convert.c, ifma_amm.c, ifma_modexp.c) carry -mavx512* and only run when
  * ctbn_cpu_features() has every bit of cpu_needs. Not built (NULL) off x86-64.
  */

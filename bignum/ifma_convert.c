@@ -10,6 +10,8 @@
 size_t ctbn_ifma_digits(size_t n)
 {
     switch (n) {
+    case 8:
+        return 10;
     case 16:
         return 20;
     case 24:

@@ -12,7 +12,7 @@
  *     U    = AMM(b, X)       = b 2^(128n - 65n)           = b 2^(63 n)
  *     T    = AMM(X, 2^(4n))  = 2^(128n + 4n - 65n)        = 2^(67 n)
  *     base = AMM(U, T)       = b 2^(63n + 67n - 65n)      = b R'
- * 2^(4n) is a single set bit (n >= 16: well below m). Every value stays below 2m, as the
+ * 2^(4n) is a single set bit (n >= 8: well below m). Every value stays below 2m, as the
  * kernels require: b, X < m and 2^(4n) < m give U, T < 2m, and so on.
  *
  * Out of it in the last multiplication, as the generic path does (exp_public_vartime.c):

@@ -120,6 +120,9 @@ static void gather(uint64_t *out, const uint64_t *table, size_t count, size_t la
                    uint64_t idx)
 {
     switch (lanes) {
+    case 16:
+        gather_nv(out, table, count, idx, 2);
+        break;
     case 24:
         gather_nv(out, table, count, idx, 3);
         break;

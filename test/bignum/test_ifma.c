@@ -2,10 +2,12 @@
  * The AVX-512 IFMA backend (bignum/ifma*.c) against the portable reference and OpenSSL BN:
  * radix 2^52 conversion, the almost-Montgomery kernels one and two at a time, and the
  * whole-modexp hooks (ctbn_modexp_ct / ctbn_modexp2_ct with the "ifma" backend selected)
- * for 1024, 1536 and 2048-bit moduli of every kind (random, all-ones top limb, top bit + 1,
- * all ones, shorter moduli in the same limb count), bases 0, 1, m-1 and random patterns,
- * exponents of many public lengths including 0 and 1 bit. The public-exponent hook
- * (ctbn_ifma_modexp_public_vartime) at 1024 to 4096 bits, with the single AMM kernels of
+ * for 512, 1024, 1536 and 2048-bit moduli of every kind (random, all-ones top limb, top
+ * bit + 1, all ones, shorter moduli in the same limb count), bases 0, 1, m-1 and random
+ * patterns, exponents of many public lengths including 0 and 1 bit (at 512 bits, the size
+ * of RSA-1024's CRT halves, every edge base with every edge exponent length, one or two
+ * halves). The public-exponent hook
+ * (ctbn_ifma_modexp_public_vartime) at 512 to 4096 bits, with the single AMM kernels of
  * 60 and 80 digits it alone uses: exponents 0, 1, 2, 3, 65537, 256-bit odd and even,
  * multi-limb; bases 0, 1, m-1, random; r = b; other sizes refused.
  *
@@ -31,7 +33,7 @@
 #define SEED_TEST() oracle_seed_for(__func__)
 
 /* The limb counts the IFMA hooks handle, and their full bit lengths. */
-static const size_t ifma_bits[] = { 1024, 1536, 2048 };
+static const size_t ifma_bits[] = { 512, 1024, 1536, 2048 };
 
 struct modulus {
     size_t n, bits;
@@ -416,13 +418,35 @@ static void test_ams(void **state)
 
 /* ---- the modexp hooks through the seam ---- */
 
-static void check_modexp(const struct modulus *md, size_t e_bits)
+/* The bases a test names: random below m, or the edges 0, 1, m - 1. */
+enum base_kind { BASE_RANDOM, BASE_ZERO, BASE_ONE, BASE_M_MINUS_1, BASE_KINDS };
+
+static void base_make(ctbn_limb *b, const struct modulus *md, enum base_kind kind)
+{
+    size_t n = md->n;
+    switch (kind) {
+    case BASE_ZERO:
+    case BASE_ONE:
+        memset(b, 0, n * sizeof(ctbn_limb));
+        b[0] = kind == BASE_ONE;
+        break;
+    case BASE_M_MINUS_1:
+        memcpy(b, md->m, n * sizeof(ctbn_limb));
+        b[0] -= 1; /* m is odd: no borrow */
+        break;
+    default:
+        rand_below(b, md->m, n);
+        break;
+    }
+}
+
+static void check_modexp_base(const struct modulus *md, size_t e_bits, enum base_kind bk)
 {
     size_t n = md->n, en = CTBN_LIMBS(e_bits);
     ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
     ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP_SCRATCH(n));
     ctbn_limb *e = rand_exponent(e_bits);
-    rand_below(b, md->m, n);
+    base_make(b, md, bk);
     BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
     BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
 
@@ -457,6 +481,11 @@ static void check_modexp(const struct modulus *md, size_t e_bits)
     free(scratch);
 }
 
+static void check_modexp(const struct modulus *md, size_t e_bits)
+{
+    check_modexp_base(md, e_bits, BASE_RANDOM);
+}
+
 static void test_modexp(void **state)
 {
     (void)state;
@@ -483,8 +512,9 @@ static void test_modexp(void **state)
 }
 
 /* Two halves of the same limb count; their own e_bits (which may differ). */
-static void check_modexp2(const struct modulus *m1, const struct modulus *m2, size_t e1_bits,
-                          size_t e2_bits)
+static void check_modexp2_base(const struct modulus *m1, const struct modulus *m2,
+                               size_t e1_bits, size_t e2_bits, enum base_kind bk1,
+                               enum base_kind bk2)
 {
     size_t n = m1->n;
     ctbn_limb *b1 = limbs_alloc(n), *b2 = limbs_alloc(n);
@@ -492,8 +522,8 @@ static void check_modexp2(const struct modulus *m1, const struct modulus *m2, si
     ctbn_limb *p1 = limbs_alloc(n), *p2 = limbs_alloc(n);
     ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
     ctbn_limb *e1 = rand_exponent(e1_bits), *e2 = rand_exponent(e2_bits);
-    rand_below(b1, m1->m, n);
-    rand_below(b2, m2->m, n);
+    base_make(b1, m1, bk1);
+    base_make(b2, m2, bk2);
     BIGNUM *bb1 = bn_from_limbs(b1, n), *be1 = bn_from_limbs(e1, CTBN_LIMBS(e1_bits));
     BIGNUM *bb2 = bn_from_limbs(b2, n), *be2 = bn_from_limbs(e2, CTBN_LIMBS(e2_bits));
     BIGNUM *w1 = BN_new(), *w2 = BN_new();
@@ -540,6 +570,53 @@ static void check_modexp2(const struct modulus *m1, const struct modulus *m2, si
     free(scratch);
 }
 
+static void check_modexp2(const struct modulus *m1, const struct modulus *m2, size_t e1_bits,
+                          size_t e2_bits)
+{
+    check_modexp2_base(m1, m2, e1_bits, e2_bits, BASE_RANDOM, BASE_RANDOM);
+}
+
+/*
+ * 512-bit moduli (8 limbs, 10 digits: RSA-1024's CRT halves) of exactly 512 bits, every
+ * kind (all-ones top digits among them), with every edge base and every edge exponent
+ * length, one half and two halves of different exponent lengths and bases; the hook itself
+ * must take the size.
+ */
+static void test_modexp_512_edges(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    assert_int_equal(ctbn_ifma_digits(8), 10);
+    static const size_t lens[] = { 0, 1, 2, 8, 64, 511, 512 };
+    for (int kind = 0; kind < MOD_KINDS; kind++) {
+        struct modulus m1, m2;
+        modulus_make(&m1, 8, 512, (enum mod_kind)kind);
+        modulus_make(&m2, 8, 512, (enum mod_kind)((kind + 1) % MOD_KINDS));
+        for (int bk = 0; bk < BASE_KINDS; bk++) {
+            for (size_t l = 0; l < ARRAY_LEN(lens); l++) {
+                check_modexp_base(&m1, lens[l], (enum base_kind)bk);
+                /* the other half: another kind, base and exponent length */
+                size_t l2 = (l + 3) % ARRAY_LEN(lens);
+                check_modexp2_base(&m1, &m2, lens[l], lens[l2], (enum base_kind)bk,
+                                   (enum base_kind)((bk + 1 + l) % BASE_KINDS));
+                check_modexp2_base(&m1, &m2, lens[l], 512, (enum base_kind)bk, BASE_RANDOM);
+            }
+        }
+        modulus_free(&m1);
+        modulus_free(&m2);
+    }
+    /* random 512-bit moduli, CRT-like pairs with random full-length exponents */
+    for (int it = 0; it < 24; it++) {
+        struct modulus m1, m2;
+        modulus_make(&m1, 8, 512, MOD_RANDOM);
+        modulus_make(&m2, 8, 512, MOD_RANDOM);
+        check_modexp2(&m1, &m2, 512 - rng_below(2), 512 - rng_below(2));
+        check_modexp(&m1, 512);
+        modulus_free(&m1);
+        modulus_free(&m2);
+    }
+}
+
 static void test_modexp2(void **state)
 {
     (void)state;
@@ -581,7 +658,7 @@ static void test_other_sizes(void **state)
 {
     (void)state;
     SEED_TEST();
-    static const size_t sizes[] = { 512, 1000 + 64, 3072, 4096 };
+    static const size_t sizes[] = { 256, 768, 1000 + 64, 3072, 4096 };
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
         struct modulus md;
         modulus_random(&md, sizes[s]);
@@ -618,7 +695,7 @@ static void test_other_sizes(void **state)
 /* ---- the public-exponent path (ifma_exp_public.c) ---- */
 
 /* The sizes the public hook handles: those of the modexp hooks and 3072, 4096 bits. */
-static const size_t public_bits[] = { 1024, 1536, 2048, 3072, 4096 };
+static const size_t public_bits[] = { 512, 1024, 1536, 2048, 3072, 4096 };
 
 /* mod := m and k0 of md in radix 2^52 (all the AMM kernels read), for any digit count. */
 static void mod_for_kernel(ctbn_ifma_mod *mod, const struct modulus *md, size_t digits)
@@ -829,7 +906,7 @@ static void test_public_other_sizes(void **state)
 {
     (void)state;
     SEED_TEST();
-    static const size_t sizes[] = { 512, 1024 + 64, 2048 - 64, 2048 + 64, 8192 };
+    static const size_t sizes[] = { 256, 768, 1024 + 64, 2048 - 64, 2048 + 64, 8192 };
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
         struct modulus md;
         modulus_random(&md, sizes[s]);
@@ -873,6 +950,7 @@ int main(void)
         cmocka_unit_test(test_ams),
         cmocka_unit_test(test_modexp),
         cmocka_unit_test(test_modexp2),
+        cmocka_unit_test(test_modexp_512_edges),
         cmocka_unit_test(test_other_sizes),
         cmocka_unit_test(test_amm_public_sizes),
         cmocka_unit_test(test_public_hook),
