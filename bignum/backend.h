@@ -151,4 +151,19 @@ void ctbn_adx_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a,
                        const ctbn_limb *b);
 void ctbn_adx_mont_sqr(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a);
 
+/*
+ * The w bits (w <= 8) of the exponent e (elimbs limbs) starting at the PUBLIC bit position
+ * pos, bits past e reading as zero: the window of a fixed-window modexp, shared by every
+ * backend's. CT: branches on pos and elimbs only; the value is secret.
+ */
+static inline uint64_t ctbn_exp_window(const ctbn_limb *e, size_t elimbs, size_t pos,
+                                       unsigned w)
+{
+    size_t limb = pos / 64, sh = pos % 64;
+    uint64_t v = limb < elimbs ? e[limb] >> sh : 0;
+    if (sh + w > 64 && limb + 1 < elimbs)
+        v |= e[limb + 1] << (64 - sh);
+    return v & (((uint64_t)1 << w) - 1);
+}
+
 #endif /* CTRSA_BACKEND_H */

@@ -23,6 +23,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "backend.h"
 #include "ifma.h"
 
 /* Per-half state: the modulus in radix 2^52, the accumulator and a gathered entry. */
@@ -77,15 +78,6 @@ static void amm(const struct kern *k, struct half *h, long r, long a, long b)
         k->x1(operand(&h[0], k, r), operand(&h[0], k, a), operand(&h[0], k, b), &h[0].mod);
 }
 
-/* w bits of e (elimbs limbs) at the public bit position pos; bits past e read as zero. */
-static uint64_t window_at(const ctbn_limb *e, size_t elimbs, size_t pos, unsigned w)
-{
-    size_t limb = pos / 64, sh = pos % 64;
-    uint64_t v = limb < elimbs ? e[limb] >> sh : 0;
-    if (sh + w > 64 && limb + 1 < elimbs)
-        v |= e[limb + 1] << (64 - sh);
-    return v & (((uint64_t)1 << w) - 1);
-}
 
 /*
  * out := table[idx] (count entries of nv registers). idx is secret.
@@ -169,13 +161,13 @@ static void run(const struct kern *k, struct half *h, size_t e_bits)
     } else {
         for (int c = 0; c < k->nc; c++)
             gather(h[c].acc, h[c].table, count, k->lanes,
-                   window_at(h[c].e, h[c].elimbs, (windows - 1) * w, w));
+                   ctbn_exp_window(h[c].e, h[c].elimbs, (windows - 1) * w, w));
         for (size_t win = windows - 1; win-- > 0;) {
             for (unsigned s = 0; s < w; s++)
                 amm(k, h, OP_ACC, OP_ACC, OP_ACC);
             for (int c = 0; c < k->nc; c++)
                 gather(h[c].ent, h[c].table, count, k->lanes,
-                       window_at(h[c].e, h[c].elimbs, win * w, w));
+                       ctbn_exp_window(h[c].e, h[c].elimbs, win * w, w));
             amm(k, h, OP_ACC, OP_ACC, OP_ENT);
         }
     }

@@ -24,15 +24,6 @@ unsigned ctbn_modexp_window(size_t exp_bits)
     return 1;
 }
 
-/* w bits of e starting at public bit position pos (bits past e's limbs read as zero). */
-static uint64_t window_at(const ctbn_limb *e, size_t elimbs, size_t pos, unsigned w)
-{
-    size_t limb = pos / 64, sh = pos % 64;
-    uint64_t v = limb < elimbs ? e[limb] >> sh : 0;
-    if (sh + w > 64 && limb + 1 < elimbs)
-        v |= e[limb + 1] << (64 - sh);
-    return v & (((uint64_t)1 << w) - 1);
-}
 
 /*
  * out := table[idx] where table holds `count` entries of n limbs. idx is secret: every entry
@@ -76,11 +67,11 @@ void ctbn_modexp_ct_generic(const ctbn_backend *be, const ctbn_mont *ctx, ctbn_l
     if (windows == 0) {
         ctbn_copy(acc, ctx->one, n);
     } else {
-        ct_table_gather(acc, table, count, n, window_at(e, elimbs, (windows - 1) * w, w));
+        ct_table_gather(acc, table, count, n, ctbn_exp_window(e, elimbs, (windows - 1) * w, w));
         for (size_t k = windows - 1; k-- > 0;) {
             for (unsigned s = 0; s < w; s++)
                 be->mont_sqr(ctx, acc, acc);
-            ct_table_gather(entry, table, count, n, window_at(e, elimbs, k * w, w));
+            ct_table_gather(entry, table, count, n, ctbn_exp_window(e, elimbs, k * w, w));
             be->mont_mul(ctx, acc, acc, entry);
         }
     }
