@@ -279,39 +279,28 @@ static int asym_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return 1;
 }
 
-/* The UTF-8 value of p, or NULL (with an error raised) if p is not a UTF-8 string. */
-static const char *utf8_value(const asym_ctx *c, const OSSL_PARAM *p)
-{
-    const char *s = NULL;
-
-    if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || s == NULL) {
-        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "parameter \"%s\" must be a string",
-                    p->key);
-        return NULL;
-    }
-    return s;
-}
-
-/* The "-props" value that goes with a digest parameter, NULL when absent. */
+/* The "-props" value that goes with a digest parameter (read into buf), NULL when absent. */
 static int props_for(const asym_ctx *c, const OSSL_PARAM params[], const char *props_name,
-                     const char **props)
+                     char buf[CTRSA_PARAM_PROPS_SIZE], const char **props)
 {
     const OSSL_PARAM *pp = OSSL_PARAM_locate_const(params, props_name);
 
     *props = NULL;
     if (pp == NULL)
         return 1;
-    *props = utf8_value(c, pp);
-    return *props != NULL;
+    *props = buf;
+    return ctrsa_param_get_utf8(c->prov, pp, buf, CTRSA_PARAM_PROPS_SIZE);
 }
 
 /* *dst := the digest named in p, fetched with the "-props" parameter props_name if given. */
 static int set_md_from(asym_ctx *c, ctrsa_md *dst, const OSSL_PARAM *p,
                        const OSSL_PARAM params[], const char *props_name)
 {
-    const char *name = utf8_value(c, p), *props;
+    char name[CTRSA_PARAM_NAME_SIZE], buf[CTRSA_PARAM_PROPS_SIZE];
+    const char *props;
 
-    return name != NULL && props_for(c, params, props_name, &props)
+    return ctrsa_param_get_utf8(c->prov, p, name, sizeof(name))
+           && props_for(c, params, props_name, buf, &props)
            && ctrsa_md_fetch(c->prov, dst, name, props);
 }
 
@@ -328,8 +317,10 @@ static int set_mgf1_digest(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM pa
 /* Properties alone change nothing: they are read with their digest, as OpenSSL does. */
 static int set_with_its_digest(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
+    char buf[CTRSA_PARAM_PROPS_SIZE];
+
     (void)params;
-    return utf8_value(c, p) != NULL;
+    return ctrsa_param_get_utf8(c->prov, p, buf, sizeof(buf));
 }
 
 /* Fetch the default OAEP digest if the application has set none. */

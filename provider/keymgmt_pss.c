@@ -6,32 +6,15 @@
 #include "keymgmt_pss.h"
 #include "md.h"
 
-/* name := the UTF-8 string (or pointer) in p. 1 on success. */
-static int param_string(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, const char **name)
-{
-    if (p->data_type == OSSL_PARAM_UTF8_STRING && p->data != NULL) {
-        *name = p->data;
-        return 1;
-    }
-    if (OSSL_PARAM_get_utf8_ptr(p, name) && *name != NULL)
-        return 1;
-    CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER, "parameter %s is not a string", p->key);
-    return 0;
-}
-
 /* dst := the digest named in p, after checking that it can be fetched. 1 on success. */
 static int read_digest(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, const char *props,
                        char dst[64])
 {
-    const char *name;
+    char name[CTRSA_PARAM_NAME_SIZE];
     ctrsa_md md;
 
-    if (!param_string(prov, p, &name))
+    if (!ctrsa_param_get_utf8(prov, p, name, sizeof(name)))
         return 0;
-    if (strlen(name) >= 64) {
-        CTRSA_RAISE(prov, CTRSA_R_UNKNOWN_DIGEST, "parameter %s: digest name too long", p->key);
-        return 0;
-    }
     memset(&md, 0, sizeof(md));
     if (!ctrsa_md_fetch(prov, &md, name, props))
         return 0;
@@ -59,7 +42,8 @@ int ctrsa_pss_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[],
     const OSSL_PARAM *p_salt = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN);
     const OSSL_PARAM *p_props = OSSL_PARAM_locate_const(params,
                                                         OSSL_PKEY_PARAM_RSA_DIGEST_PROPS);
-    const char *props = NULL, *mgf;
+    char props_buf[CTRSA_PARAM_PROPS_SIZE], mgf[CTRSA_PARAM_NAME_SIZE];
+    const char *props = NULL;
     ctrsa_pss_restriction r = *current;
 
     *found = p_md != NULL || p_mgf1 != NULL || p_mgf != NULL || p_salt != NULL;
@@ -69,10 +53,13 @@ int ctrsa_pss_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[],
     }
     if (!r.restricted)
         set_defaults(&r);
-    if (p_props != NULL && !param_string(prov, p_props, &props))
-        return 0;
+    if (p_props != NULL) {
+        if (!ctrsa_param_get_utf8(prov, p_props, props_buf, sizeof(props_buf)))
+            return 0;
+        props = props_buf;
+    }
     if (p_mgf != NULL) {
-        if (!param_string(prov, p_mgf, &mgf))
+        if (!ctrsa_param_get_utf8(prov, p_mgf, mgf, sizeof(mgf)))
             return 0;
         if (strcasecmp(mgf, "MGF1") != 0) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER,

@@ -50,6 +50,7 @@ static int allowed_mode(int mode, unsigned int allowed)
 int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
                              unsigned int allowed, int *mode)
 {
+    char name[CTRSA_PARAM_NAME_SIZE];
     int m = -1;
     size_t i;
 
@@ -67,17 +68,16 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
         }
         break;
     case OSSL_PARAM_UTF8_STRING:
-        if (p->data == NULL) {
-            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode: no value");
+        if (!ctrsa_param_get_utf8(prov, p, name, sizeof(name))) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode: no readable value");
             return 0;
         }
         for (i = 0; i < sizeof(padmodes) / sizeof(padmodes[0]); i++)
-            if (padmodes[i].name != NULL && strcmp(padmodes[i].name, p->data) == 0)
+            if (padmodes[i].name != NULL && strcmp(padmodes[i].name, name) == 0)
                 m = padmodes[i].mode;
         if (!allowed_mode(m, allowed)) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
-                        "pad-mode \"%.40s\" is not supported by this operation",
-                        (const char *)p->data);
+                        "pad-mode \"%.40s\" is not supported by this operation", name);
             return 0;
         }
         break;

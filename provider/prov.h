@@ -82,6 +82,22 @@ int ctrsa_random_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len);
  */
 int ctrsa_random_priv_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len);
 
+/* Buffer sizes for ctrsa_param_get_utf8: names (digests, modes) and property queries. */
+#define CTRSA_PARAM_NAME_SIZE 64
+#define CTRSA_PARAM_PROPS_SIZE 256   /* OpenSSL's OSSL_MAX_PROPQUERY_SIZE */
+
+/*
+ * buf[0..size) := the value of the UTF-8 string parameter p, NUL-terminated. At most
+ * p->data_size bytes of p->data are read: the value ends at its first NUL or at data_size,
+ * whichever comes first (a UTF-8 parameter's data need not be NUL-terminated: OpenSSL's
+ * constructors give the string's length without its NUL). Only OSSL_PARAM_UTF8_STRING is
+ * accepted, as the default provider accepts (OSSL_PARAM_get_utf8_string). 0 with
+ * CTRSA_R_INVALID_PARAMETER raised if p is of another type, has no data, or its value does
+ * not fit in size - 1 bytes. Public data only.
+ */
+int ctrsa_param_get_utf8(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, char *buf,
+                         size_t size);
+
 /* Wipe a buffer that held secrets (not optimised away). */
 void ctrsa_cleanse(void *p, size_t len);
 

@@ -478,16 +478,13 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return 1;
 }
 
-/* Read a UTF-8 string parameter; raises on a wrong type. */
-static int read_utf8(const sig_ctx *c, const OSSL_PARAM *p, const char **out)
+/*
+ * buf[0..size) := the UTF-8 string parameter p, read within its data_size; raises on a
+ * wrong type or a value too long.
+ */
+static int read_utf8(const sig_ctx *c, const OSSL_PARAM *p, char *buf, size_t size)
 {
-    if (p->data_type != OSSL_PARAM_UTF8_STRING || p->data == NULL
-        || !OSSL_PARAM_get_utf8_string_ptr(p, out)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "\"%s\" must be a UTF-8 string",
-                    p->key);
-        return 0;
-    }
-    return 1;
+    return ctrsa_param_get_utf8(c->prov, p, buf, size);
 }
 
 static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
@@ -536,24 +533,28 @@ static int replace_md(sig_ctx *c, ctrsa_md *dst, const char *name, const char *p
 }
 
 /*
- * *props := the properties parameter `props_name` of params when present, else `stored`
- * (what an earlier call set alone). 0 with an error raised if it is not a UTF-8 string.
+ * *props := the properties parameter `props_name` of params when present (read into buf),
+ * else `stored` (what an earlier call set alone). 0 with an error raised if it is not a
+ * UTF-8 string.
  */
 static int props_for(const sig_ctx *c, const OSSL_PARAM params[], const char *props_name,
-                     const char *stored, const char **props)
+                     const char *stored, char buf[CTRSA_PARAM_PROPS_SIZE], const char **props)
 {
     const OSSL_PARAM *pp = OSSL_PARAM_locate_const(params, props_name);
 
     *props = stored;
-    return pp == NULL || read_utf8(c, pp, props);
+    if (pp == NULL)
+        return 1;
+    *props = buf;
+    return read_utf8(c, pp, buf, CTRSA_PARAM_PROPS_SIZE);
 }
 
 /* *dst := a copy of the UTF-8 string in p. */
 static int store_props(sig_ctx *c, const OSSL_PARAM *p, char **dst)
 {
-    const char *props;
+    char props[CTRSA_PARAM_PROPS_SIZE];
 
-    if (!read_utf8(c, p, &props))
+    if (!read_utf8(c, p, props, sizeof(props)))
         return 0;
     if (!set_string(dst, props)) {
         CTRSA_RAISE(c->prov, CTRSA_R_MALLOC_FAILURE, "properties");
@@ -569,10 +570,11 @@ static int check_sig_digest(const sig_ctx *c, const ctrsa_md *m)
 
 static int set_digest(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    const char *name, *props;
+    char name[CTRSA_PARAM_NAME_SIZE], buf[CTRSA_PARAM_PROPS_SIZE];
+    const char *props;
 
-    return read_utf8(c, p, &name)
-           && props_for(c, params, OSSL_SIGNATURE_PARAM_PROPERTIES, c->mdprops, &props)
+    return read_utf8(c, p, name, sizeof(name))
+           && props_for(c, params, OSSL_SIGNATURE_PARAM_PROPERTIES, c->mdprops, buf, &props)
            && replace_md(c, &c->md, name, props, check_sig_digest);
 }
 
@@ -596,10 +598,12 @@ static int require_pss(const sig_ctx *c, const char *what)
 
 static int set_mgf1_digest(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    const char *name, *props;
+    char name[CTRSA_PARAM_NAME_SIZE], buf[CTRSA_PARAM_PROPS_SIZE];
+    const char *props;
 
-    return require_pss(c, p->key) && read_utf8(c, p, &name)
-           && props_for(c, params, OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES, c->mgf1props, &props)
+    return require_pss(c, p->key) && read_utf8(c, p, name, sizeof(name))
+           && props_for(c, params, OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES, c->mgf1props, buf,
+                        &props)
            && replace_md(c, &c->mgf1, name, props, check_mgf1);
 }
 
@@ -632,11 +636,13 @@ static int set_saltlen(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_SALT_LENGTH, "unreadable salt length");
             return 0;
         }
-    } else if (p->data_type == OSSL_PARAM_UTF8_STRING && p->data != NULL) {
-        const char *s = p->data;
+    } else if (p->data_type == OSSL_PARAM_UTF8_STRING) {
+        char s[CTRSA_PARAM_NAME_SIZE];
         char *end = NULL;
         long v;
 
+        if (!read_utf8(c, p, s, sizeof(s)))
+            return 0;
         for (i = 0; i < sizeof(saltlen_names) / sizeof(saltlen_names[0]); i++)
             if (strcmp(s, saltlen_names[i].name) == 0)
                 saltlen = saltlen_names[i].mode;

@@ -1,5 +1,7 @@
 /* Randomness and wiping for the whole provider. See prov.h. */
+#include <string.h>
 #include <openssl/crypto.h>
+#include <openssl/core.h>
 #include <openssl/rand.h>
 #include "prov.h"
 
@@ -32,4 +34,28 @@ void ctrsa_cleanse(void *p, size_t len)
 {
     if (p != NULL && len > 0)
         OPENSSL_cleanse(p, len);
+}
+
+int ctrsa_param_get_utf8(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, char *buf,
+                         size_t size)
+{
+    const char *nul;
+    size_t len;
+
+    if (p == NULL || p->data_type != OSSL_PARAM_UTF8_STRING || p->data == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER, "parameter \"%s\" must be a UTF-8 string",
+                    p != NULL && p->key != NULL ? p->key : "?");
+        return 0;
+    }
+    nul = memchr(p->data, '\0', p->data_size);
+    len = nul != NULL ? (size_t)(nul - (const char *)p->data) : p->data_size;
+    if (len >= size) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER,
+                    "parameter \"%s\" is too long (%zu bytes, at most %zu)", p->key, len,
+                    size - 1);
+        return 0;
+    }
+    memcpy(buf, p->data, len);
+    buf[len] = '\0';
+    return 1;
 }
