@@ -5,6 +5,7 @@
 #include <openssl/params.h>
 #include "keymgmt_pss.h"
 #include "md.h"
+#include "sig_padding.h"
 
 /* dst := the digest named in p, after checking that it can be fetched. 1 on success. */
 static int read_digest(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, const char *props,
@@ -18,6 +19,17 @@ static int read_digest(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, const cha
     memset(&md, 0, sizeof(md));
     if (!ctrsa_md_fetch(prov, &md, name, props))
         return 0;
+    /*
+     * The signature operation takes only digests it has an OID for (the algorithm
+     * identifier names them): a restriction naming another could never be used, and
+     * signing with it would find no table entry.
+     */
+    if (ctrsa_digest_info_lookup(ctrsa_md_name(&md)) == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_DIGEST_NOT_ALLOWED,
+                    "parameter %s: digest %s is not allowed for RSA-PSS", p->key, name);
+        ctrsa_md_reset(&md);
+        return 0;
+    }
     ctrsa_md_reset(&md);
     strcpy(dst, name);
     return 1;

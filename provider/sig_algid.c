@@ -105,6 +105,8 @@ size_t ctrsa_sig_algid_pss(const ctrsa_digest_info *md, const ctrsa_digest_info 
     der w = { out, outsize, 0, 1 };
     size_t outer, params, tag, mgf;
 
+    if (md == NULL || mgf1md == NULL)
+        return 0;
     outer = open_tlv(&w, 0x30);
     put_oid(&w, oid_rsassa_pss, sizeof(oid_rsassa_pss));
     params = open_tlv(&w, 0x30);

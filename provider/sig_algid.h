@@ -23,7 +23,7 @@ size_t ctrsa_sig_algid_pkcs1(const ctrsa_digest_info *d, uint8_t *out, size_t ou
  * SEQUENCE { id-RSASSA-PSS, RSASSA-PSS-params { [0] hash, [1] mgf1(mgf1 hash), [2] salt } }
  * with [0] omitted for SHA-1, [1] for MGF1-SHA-1, [2] for 20, and the trailer always
  * omitted (it is always 0xbc here). Hash identifiers carry NULL parameters, as RFC 4055
- * writes them. Returns the length, or 0 if out is too small.
+ * writes them. Returns the length, or 0 if md or mgf1md is NULL or out is too small.
  */
 size_t ctrsa_sig_algid_pss(const ctrsa_digest_info *md, const ctrsa_digest_info *mgf1md,
                            size_t saltlen, uint8_t *out, size_t outsize);

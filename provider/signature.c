@@ -733,6 +733,7 @@ static int get_algorithm_id(const sig_ctx *c, OSSL_PARAM *p)
 {
     uint8_t der[CTRSA_SIG_ALGID_MAX];
     const ctrsa_digest_info *d = ctrsa_digest_info_lookup(ctrsa_md_name(&c->md));
+    const ctrsa_digest_info *mgf1;
     size_t len = 0, saltlen;
 
     if (d == NULL || c->key == NULL) {
@@ -747,8 +748,14 @@ static int get_algorithm_id(const sig_ctx *c, OSSL_PARAM *p)
     case RSA_PKCS1_PSS_PADDING:
         if (!resolved_saltlen(c, &saltlen))
             return 0;
-        len = ctrsa_sig_algid_pss(d, ctrsa_digest_info_lookup(ctrsa_md_name(mgf1_in_force(c))),
-                                  saltlen, der, sizeof(der));
+        mgf1 = ctrsa_digest_info_lookup(ctrsa_md_name(mgf1_in_force(c)));
+        if (mgf1 == NULL) {
+            CTRSA_RAISE(c->prov, CTRSA_R_DIGEST_NOT_ALLOWED,
+                        "no algorithm identifier for MGF1 with %s",
+                        ctrsa_md_name(mgf1_in_force(c)));
+            return 0;
+        }
+        len = ctrsa_sig_algid_pss(d, mgf1, saltlen, der, sizeof(der));
         break;
     default:
         break;
@@ -811,11 +818,12 @@ static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum s
         c->pad_mode = RSA_PKCS1_PSS_PADDING;
     }
     if (r != NULL) {
+        /* the restriction's digests get the checks a "digest" parameter gets */
         c->saltlen = r->min_saltlen;
         if ((r->mdname[0] != '\0'
-             && !ctrsa_md_fetch_for_ctx(c->prov, &c->md, r->mdname, NULL, c->propq))
+             && !replace_md(c, &c->md, r->mdname, NULL, check_sig_digest))
             || (r->mgf1mdname[0] != '\0'
-                && !ctrsa_md_fetch_for_ctx(c->prov, &c->mgf1, r->mgf1mdname, NULL, c->propq)))
+                && !replace_md(c, &c->mgf1, r->mgf1mdname, NULL, check_mgf1)))
             return 0;
     }
     return sig_set_ctx_params(c, params);
