@@ -17,6 +17,12 @@
 
 #define CTRSA_MIN_BITS 512        /* smallest modulus accepted on import (tests use 1024+) */
 #define CTRSA_MAX_PRIMES 5
+/*
+ * OpenSSL's bound on the public exponent (RSA_SMALL_MODULUS_BITS, RSA_MAX_PUBEXP_BITS):
+ * above 3072 bits of modulus, the public operations refuse an e of more than 64 bits.
+ */
+#define CTRSA_SMALL_MODULUS_BITS 3072
+#define CTRSA_MAX_PUBEXP_BITS 64
 
 typedef struct ctrsa_key CTRSA_KEY;
 
@@ -82,7 +88,9 @@ int ctrsa_key_is_pss(const CTRSA_KEY *key);
 
 /*
  * out[0..k) := in^e mod n, with in and out of exactly k = ctrsa_key_size() bytes.
- * Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n. in and out MAY alias. Public data only.
+ * Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n, and with CTRSA_R_INVALID_KEY (before any
+ * arithmetic) if n has more than CTRSA_SMALL_MODULUS_BITS bits and e more than
+ * CTRSA_MAX_PUBEXP_BITS. in and out MAY alias. Public data only.
  */
 int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
 

@@ -83,6 +83,13 @@ ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key);
 /* Square the pair for its next use (A := A^2, Ai := Ai^2) and unlock. */
 void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot);
 
+/*
+ * ctrsa_key_public_op without the bound on e's size, for the pairwise test of a key pair
+ * (OpenSSL bounds e in its public operations only). Contract otherwise as
+ * ctrsa_key_public_op's.
+ */
+int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
+
 /* Limb-count helpers. */
 size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key);
 

@@ -13,6 +13,24 @@
 
 int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
 {
+    /*
+     * OpenSSL's bound (rsa_ossl_public_encrypt/_decrypt): above RSA_SMALL_MODULUS_BITS, e
+     * may have at most RSA_MAX_PUBEXP_BITS bits. Checked before any arithmetic, so a key
+     * made to burn CPU fails at once. Import accepts such keys, as OpenSSL's does.
+     */
+    if (key != NULL && key->has_public && key->bits > CTRSA_SMALL_MODULUS_BITS
+        && ctbn_bitlen_vartime(key->e, key->en) > CTRSA_MAX_PUBEXP_BITS) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY,
+                    "e has %zu bits: with a modulus above %d bits, ctrsa (as OpenSSL) takes "
+                    "public exponents of at most %d bits", ctbn_bitlen_vartime(key->e, key->en),
+                    CTRSA_SMALL_MODULUS_BITS, CTRSA_MAX_PUBEXP_BITS);
+        return 0;
+    }
+    return ctrsa_key_public_op_unbounded(key, out, in);
+}
+
+int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+{
     ctbn_limb c[CTBN_MAX_LIMBS], r[CTBN_MAX_LIMBS];
     ctbn_limb scratch[CTBN_EXP_VARTIME_SCRATCH(CTBN_MAX_LIMBS)];
     if (key == NULL || !key->has_public) {
