@@ -236,9 +236,13 @@ typedef struct gen_numbers {
     ctbn_prime_ws ws;
 } gen_numbers;
 
+/*
+ * Prime candidates and Miller-Rabin bases come from the private DRBG: the primes stay
+ * secret (OpenSSL draws them with BN_priv_rand_ex); the public one serves what is seen.
+ */
 static int gen_random(void *arg, uint8_t *buf, size_t len)
 {
-    return ctrsa_random_bytes(arg, buf, len);
+    return ctrsa_random_priv_bytes(arg, buf, len);
 }
 
 /* Progress to OpenSSL's callback as "potential" / "iteration", like the default provider. */
