@@ -102,12 +102,13 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
     }
     ctbn_limb *r = slot->scratch, *work = slot->scratch + nl;
     uint8_t buf[CTBN_MAX_BITS / 8];
-    int ok = 0;
+    int ok = 0, drawn = 0;
     for (int attempt = 0; attempt < 8 && !ok; attempt++) {
         if (!ctrsa_random_priv_bytes(key->prov, buf, k)) {
             CTRSA_RAISE(key->prov, CTRSA_R_RANDOM_FAILURE, "no randomness for blinding");
             break;
         }
+        drawn++;
         ctbn_from_bytes(r, nl, buf, k);
         /* Keep bits-1 bits: r < 2^(bits-1) <= n. */
         size_t top = key->bits - 1;
@@ -130,6 +131,10 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
     }
     OPENSSL_cleanse(buf, k);
     OPENSSL_cleanse(slot->scratch, key->scratch_limbs * sizeof(ctbn_limb));
+    if (!ok && drawn == 8)
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY,
+                    "blinding: no invertible value in 8 draws (a factor of the key is not "
+                    "prime)");
     if (!ok)
         return 0;
     slot->ready = 1;

@@ -240,6 +240,15 @@ static int km_validate(const void *keydata, int selection, int checktype)
     return 1;   /* the PSS restrictions were checked on import */
 }
 
+/* The parameter p could not be answered: the key is empty, or p's type or size is wrong. */
+static int get_failed(const CTRSA_KEY *key, const OSSL_PARAM *p)
+{
+    CTRSA_RAISE(ctrsa_key_provctx(key), CTRSA_R_INVALID_PARAMETER,
+                "cannot return key parameter \"%s\" (%s)", p->key,
+                ctrsa_key_has_public(key) ? "wrong type or buffer too small" : "the key is empty");
+    return 0;
+}
+
 static int km_get_params(void *keydata, OSSL_PARAM params[])
 {
     CTRSA_KEY *key = keydata;
@@ -253,17 +262,17 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
     has_public = ctrsa_key_has_public(key);
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) != NULL
         && (!has_public || !OSSL_PARAM_set_int(p, (int)ctrsa_key_bits(key))))
-        return 0;
+        return get_failed(key, p);
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != NULL
         && (!has_public || !OSSL_PARAM_set_int(p, ctrsa_key_security_bits(key))))
-        return 0;
+        return get_failed(key, p);
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != NULL
         && (!has_public || !OSSL_PARAM_set_int(p, (int)ctrsa_key_size(key))))
-        return 0;
+        return get_failed(key, p);
     /* a restricted RSA-PSS key answers mandatory-digest instead, as OpenSSL's keys do */
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST)) != NULL
         && !pss->restricted && !OSSL_PARAM_set_utf8_string(p, KM_DEFAULT_DIGEST))
-        return 0;
+        return get_failed(key, p);
     if (!ctrsa_pss_get_params(pss, params))
         return 0;
     if (has_public) {
@@ -347,8 +356,10 @@ static int km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
     if (key == NULL || cb == NULL)
         return 0;
     prov = ctrsa_key_provctx(key);
-    if ((selection & KM_POSSIBLE_SELECTIONS) == 0)
+    if ((selection & KM_POSSIBLE_SELECTIONS) == 0) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER, "the export selection names no RSA part");
         return 0;
+    }
     memset(&nums, 0, sizeof(nums));
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0) {
         if (!ctrsa_key_has_public(key)) {

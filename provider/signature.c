@@ -472,8 +472,13 @@ static int sig_get_ctx_params(void *vctx, OSSL_PARAM params[])
         if (sig_params[i].get == NULL
             || (p = OSSL_PARAM_locate(params, sig_params[i].name)) == NULL)
             continue;
-        if (!sig_params[i].get(c, p))
+        if (!sig_params[i].get(c, p)) {
+            /* a getter that fails without saying why: the type or the buffer size */
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER,
+                        "cannot return parameter \"%s\" (wrong type or buffer too small)",
+                        sig_params[i].name);
             return 0;
+        }
     }
     return 1;
 }
@@ -1204,8 +1209,11 @@ static int sig_get_ctx_md_params(void *vctx, OSSL_PARAM params[])
 {
     sig_ctx *c = vctx;
 
-    if (c == NULL || c->mdctx == NULL)
+    if (c == NULL || c->mdctx == NULL) {
+        CTRSA_RAISE(c != NULL ? c->prov : NULL, CTRSA_R_OPERATION_NOT_INITIALIZED,
+                    "digest parameters need digest-sign/verify to be initialised");
         return 0;
+    }
     return EVP_MD_CTX_get_params(c->mdctx, params);
 }
 
@@ -1222,8 +1230,11 @@ static int sig_set_ctx_md_params(void *vctx, const OSSL_PARAM params[])
 {
     sig_ctx *c = vctx;
 
-    if (c == NULL || c->mdctx == NULL)
+    if (c == NULL || c->mdctx == NULL) {
+        CTRSA_RAISE(c != NULL ? c->prov : NULL, CTRSA_R_OPERATION_NOT_INITIALIZED,
+                    "digest parameters need digest-sign/verify to be initialised");
         return 0;
+    }
     return EVP_MD_CTX_set_params(c->mdctx, params);
 }
 
