@@ -233,10 +233,13 @@ static int km_validate(const void *keydata, int selection, int checktype)
             CTRSA_RAISE(prov, CTRSA_R_NOT_PRIVATE_KEY, "a private-key check needs a private key");
             return 0;
         }
-        return ctrsa_key_validate(key, 1);
+        /* OpenSSL's key-pair check includes its public-key check */
+        return ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0
+                || ctrsa_key_check_public(key))
+               && ctrsa_key_validate(key, 1);
     }
     if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0)
-        return ctrsa_key_validate(key, 0);
+        return ctrsa_key_check_public(key) && ctrsa_key_validate(key, 0);
     return 1;   /* the PSS restrictions were checked on import */
 }
 

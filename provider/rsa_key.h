@@ -76,6 +76,14 @@ CTRSA_PROVCTX *ctrsa_key_provctx(const CTRSA_KEY *key);
 /* 1 if the public parts (n, e) are equal; with want_private also compares d. */
 int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private);
 
+/*
+ * The public-key check (provider/rsa_check.c), with OpenSSL 3.0's verdicts: n without a
+ * prime factor below 752, composite and not a prime power (enhanced Miller-Rabin with
+ * random bases from the public DRBG); n odd and e odd > 1 hold since import. 1 if the key
+ * passes; otherwise CTRSA_R_INVALID_KEY is raised saying why. CT: variable time; n and e
+ * are public.
+ */
+int ctrsa_key_check_public(const CTRSA_KEY *key);
 /* Full check of the private key plus a pairwise test (x^e^d == x for a random x). */
 int ctrsa_key_validate(const CTRSA_KEY *key, int check_private);
 

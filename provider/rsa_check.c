@@ -1,0 +1,185 @@
+/*
+ * The public-key check of EVP_PKEY_public_check (keymgmt validate, public selection), with
+ * the verdicts of OpenSSL 3.0's ossl_rsa_sp800_56b_check_public outside FIPS mode: n odd,
+ * e odd and greater than 1, no prime factor below 752 (its gcd with the product of the odd
+ * primes 3..751), and n composite but not a prime power (FIPS 186-4 C.3.2's enhanced
+ * Miller-Rabin: a witness of compositeness whose gcd test finds no factor).
+ *
+ * Public: n, e and everything derived from them (the bases are random but reveal nothing
+ * about a key that has only public values here). Every function below is variable time.
+ */
+#include <string.h>
+#include <openssl/crypto.h>
+#include "prime.h"
+#include "rsa_key_internal.h"
+
+/*
+ * Rounds of the enhanced Miller-Rabin test. A round that finds no witness counts against
+ * n (a prime passes them all and is refused), so fewer rounds than OpenSSL's 64 or 128 can
+ * only refuse, with probability at most 4^-5, a composite n that OpenSSL would accept; a
+ * real RSA modulus is shown composite by its first round. It bounds the time a prime n of
+ * 16384 bits costs (OpenSSL spends 128 full-length exponentiations on it).
+ */
+#define CHECK_MR_ROUNDS 5
+/* OpenSSL's small-factor bound: the odd primes below it divide no valid n. */
+#define CHECK_SMALL_FACTOR_BOUND 752
+
+/* 1 if p (odd, small) is prime. */
+static int small_is_prime_vartime(unsigned p)
+{
+    for (unsigned d = 3; d * d <= p; d += 2)
+        if (p % d == 0)
+            return 0;
+    return 1;
+}
+
+/* The smallest odd prime below CHECK_SMALL_FACTOR_BOUND dividing n (nl limbs), or 0. */
+static unsigned small_factor_vartime(const ctbn_limb *n, size_t nl)
+{
+    for (unsigned p = 3; p < CHECK_SMALL_FACTOR_BOUND; p += 2) {
+        unsigned __int128 r = 0;
+
+        if (!small_is_prime_vartime(p))
+            continue;
+        for (size_t i = nl; i > 0; i--)
+            r = ((r << 64) | n[i - 1]) % p;
+        if (r == 0)
+            return p;
+    }
+    return 0;
+}
+
+/* 1 if x (nl limbs) equals the small value v. */
+static int equals_u64(const ctbn_limb *x, size_t nl, uint64_t v)
+{
+    if (x[0] != v)
+        return 0;
+    for (size_t i = 1; i < nl; i++)
+        if (x[i] != 0)
+            return 0;
+    return 1;
+}
+
+/* 1 if gcd(x, n) = 1 for 0 < x (nl limbs). g and scratch: nl and CTBN_GCD_SCRATCH(nl). */
+static int coprime_vartime(const ctbn_limb *x, const ctbn_limb *n, size_t nl, ctbn_limb *g,
+                           ctbn_limb *scratch)
+{
+    ctbn_gcd_ct(g, x, n, nl, scratch);
+    return equals_u64(g, nl, 1);
+}
+
+enum mr_verdict { MR_ERROR, MR_PROBABLY_PRIME, MR_COMPOSITE_WITH_FACTOR, MR_COMPOSITE_NOT_POWER };
+
+/*
+ * FIPS 186-4 C.3.2 (enhanced Miller-Rabin) on the key's n with CHECK_MR_ROUNDS random
+ * bases from the public DRBG, as OpenSSL's ossl_bn_miller_rabin_is_prime with enhanced = 1.
+ */
+static enum mr_verdict enhanced_mr_vartime(const CTRSA_KEY *key)
+{
+    const ctbn_mont *mont = key->mont_n;
+    size_t nl = key->nlimbs, a = 0;
+    const ctbn_limb *n = mont->m;
+    enum mr_verdict verdict = MR_ERROR;
+    ctbn_limb two[1] = { 2 }, one[1] = { 1 };
+    /* n1 = n - 1, m = (n - 1) / 2^a, then b, z, x, g and the scratch */
+    size_t words = 6 * nl + CTBN_EXP_VARTIME_SCRATCH(nl) + CTBN_GCD_SCRATCH(nl);
+    ctbn_limb *buf = OPENSSL_zalloc(words * sizeof(ctbn_limb));
+    uint8_t *bytes = OPENSSL_zalloc(key->k);
+
+    if (buf == NULL || bytes == NULL) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "public key check");
+        goto end;
+    }
+    ctbn_limb *n1 = buf, *m = n1 + nl, *b = m + nl, *z = b + nl, *x = z + nl, *g = x + nl;
+    ctbn_limb *scratch = g + nl;
+
+    ctbn_copy(n1, n, nl);
+    ctbn_sub(n1, n1, one, 1);     /* n is odd: no borrow past the first limb */
+    ctbn_copy(m, n1, nl);
+    while ((m[0] & 1) == 0) {     /* n - 1 > 0 is even: a >= 1 */
+        for (size_t i = 0; i < nl; i++)
+            m[i] = (m[i] >> 1) | (i + 1 < nl ? m[i + 1] << 63 : 0);
+        a++;
+    }
+    for (int round = 0; round < CHECK_MR_ROUNDS; round++) {
+        /* b in [2, 2^(bits - 1)), so 1 < b < n - 1 */
+        if (!ctrsa_random_bytes(key->prov, bytes, key->k))
+            goto end;
+        ctbn_from_bytes(b, nl, bytes, key->k);
+        for (size_t i = 0; i < nl; i++) {
+            size_t lo = 64 * i, top = key->bits - 1;
+            if (lo >= top)
+                b[i] = 0;
+            else if (top - lo < 64)
+                b[i] &= ((ctbn_limb)1 << (top - lo)) - 1;
+        }
+        if (ctbn_bitlen_vartime(b, nl) < 2)
+            b[0] = 2;
+        if (!coprime_vartime(b, n, nl, g, scratch)) {
+            verdict = MR_COMPOSITE_WITH_FACTOR;
+            goto end;
+        }
+        ctbn_modexp_public_vartime(mont, z, b, m, nl, scratch);
+        if (equals_u64(z, nl, 1) || ctbn_eq(z, n1, nl))
+            continue;
+        int witness = 1;
+        for (size_t j = 1; j < a; j++) {
+            ctbn_copy(x, z, nl);
+            ctbn_modexp_public_vartime(mont, z, x, two, 1, scratch);
+            if (ctbn_eq(z, n1, nl)) {
+                witness = 0;
+                break;
+            }
+            if (equals_u64(z, nl, 1))
+                break;          /* x is a nontrivial square root of 1 */
+        }
+        if (!witness)
+            continue;
+        if (!equals_u64(z, nl, 1)) {
+            ctbn_copy(x, z, nl);
+            ctbn_modexp_public_vartime(mont, z, x, two, 1, scratch);
+            if (!equals_u64(z, nl, 1))
+                ctbn_copy(x, z, nl);    /* x = b^(n-1) != 1: Fermat witness */
+        }
+        /* x != 1 here; gcd(x - 1, n) > 1 finds a factor (n is a prime power, or unlucky) */
+        ctbn_sub(x, x, one, 1);
+        if (ctbn_is_zero(x, nl) || !coprime_vartime(x, n, nl, g, scratch))
+            verdict = MR_COMPOSITE_WITH_FACTOR;
+        else
+            verdict = MR_COMPOSITE_NOT_POWER;
+        goto end;
+    }
+    verdict = MR_PROBABLY_PRIME;
+end:
+    OPENSSL_free(buf);
+    OPENSSL_free(bytes);
+    return verdict;
+}
+
+int ctrsa_key_check_public(const CTRSA_KEY *key)
+{
+    unsigned f;
+
+    if (key == NULL || !key->has_public) {
+        CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART, "no public key");
+        return 0;
+    }
+    /* n odd and 1 < e < n odd hold since import (ctrsa_key_set) */
+    if ((f = small_factor_vartime(key->mont_n->m, key->nlimbs)) != 0) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n has the small factor %u", f);
+        return 0;
+    }
+    switch (enhanced_mr_vartime(key)) {
+    case MR_COMPOSITE_NOT_POWER:
+        return 1;
+    case MR_PROBABLY_PRIME:
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n is prime");
+        return 0;
+    case MR_COMPOSITE_WITH_FACTOR:
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n is a prime power (a factor was found)");
+        return 0;
+    case MR_ERROR:
+    default:
+        return 0;   /* raised by the random source or the allocation */
+    }
+}
