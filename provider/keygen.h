@@ -2,8 +2,9 @@
  * Key generation for the "RSA" and "RSA-PSS" key managers (provider/keygen.c): the gen
  * handlers that provider/keymgmt.c puts in its two dispatch tables.
  *
- * Parameters: "bits" (1024..16384, default 2048), "primes" (2..5, and at most OpenSSL's cap
- * for the size: 3 below 4096 bits, 4 below 8192, 5 above; default 2), "e" (odd, 3 <= e <
+ * Parameters: "bits" (512..16384, default 2048; 512 is OpenSSL's RSA_MIN_MODULUS_BITS),
+ * "primes" (2..5, and at most OpenSSL's cap for the size: 2 below 1024 bits, 3 below 4096,
+ * 4 below 8192, 5 above; default 2), "e" (odd, 3 <= e <
  * 2^256, default 65537); RSA-PSS also takes the key restrictions "digest", "mgf1-digest",
  * "mgf", "saltlen" and "properties" as its import does.
  */
@@ -13,7 +14,7 @@
 #include <openssl/core_dispatch.h>
 
 /* Limits of the generated modulus, in bits. */
-#define CTRSA_GEN_MIN_BITS 1024
+#define CTRSA_GEN_MIN_BITS 512
 #define CTRSA_GEN_MAX_BITS 16384
 #define CTRSA_GEN_DEFAULT_BITS 2048
 #define CTRSA_GEN_DEFAULT_E 65537

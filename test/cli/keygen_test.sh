@@ -126,9 +126,9 @@ if run "genpkey -algorithm RSA-PSS rsa_pss_keygen_md:sha256" ctrsa_conf genpkey 
 fi
 
 # ---- bad parameters ----
-refuse "genpkey rsa_keygen_bits:512" "ctrsa generates keys of 1024 to 16384 bits" \
-    ctrsa_conf genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:512
-refuse "genpkey rsa_keygen_bits:20000" "ctrsa generates keys of 1024 to 16384 bits" \
+refuse "genpkey rsa_keygen_bits:511" "ctrsa generates keys of 512 to 16384 bits" \
+    ctrsa_conf genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:511
+refuse "genpkey rsa_keygen_bits:20000" "ctrsa generates keys of 512 to 16384 bits" \
     ctrsa_conf genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:20000
 refuse "genpkey rsa_keygen_pubexp:65536" "e must be odd and at least 3" \
     ctrsa_conf genpkey -algorithm RSA -pkeyopt rsa_keygen_pubexp:65536

@@ -399,11 +399,11 @@ static void refuse(const OSSL_PARAM *params, const char *needle)
 static void test_bad_params(void **state)
 {
     (void)state;
-    size_t sizes[] = {512, 1023, 16385, 65536};
+    size_t sizes[] = {511, 256, 16385, 65536};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         OSSL_PARAM p[] = { OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_BITS, &sizes[i]),
                            OSSL_PARAM_construct_end() };
-        refuse(p, "ctrsa generates keys of 1024 to 16384 bits");
+        refuse(p, "ctrsa generates keys of 512 to 16384 bits");
     }
     int negative = -2048;
     OSSL_PARAM pneg[] = { OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_RSA_BITS, &negative),
