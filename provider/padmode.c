@@ -12,6 +12,8 @@ static const struct padmode_entry {
     { RSA_PKCS1_PADDING, OSSL_PKEY_RSA_PAD_MODE_PKCSV15, "pkcs1" },
     { RSA_NO_PADDING, OSSL_PKEY_RSA_PAD_MODE_NONE, "none" },
     { RSA_PKCS1_OAEP_PADDING, OSSL_PKEY_RSA_PAD_MODE_OAEP, "oaep" },
+    { RSA_PKCS1_OAEP_PADDING, "oeap", "oaep" },   /* OpenSSL's alias (misspelling); after
+                                                     "oaep" so that by_mode finds that */
     { RSA_X931_PADDING, OSSL_PKEY_RSA_PAD_MODE_X931, "x931" },
     { RSA_PKCS1_PSS_PADDING, OSSL_PKEY_RSA_PAD_MODE_PSS, "pss" },
     { RSA_PKCS1_WITH_TLS_PADDING, NULL, "pkcs1-tls" },
