@@ -1,0 +1,768 @@
+/*
+ * Regression tests for issue 10's confirmed defects 1, 3, 4 and 6 and its differences from
+ * the default provider, through the EVP API with the default provider as the oracle
+ * (defect 5, the DRBG of key generation, is test_keygen_drbg.c):
+ *   1. an RSA-PSS restriction naming an MGF1 digest without an OID in ctrsa's table is
+ *      refused where it enters (import, generation) instead of crashing algorithm-id;
+ *   3. above 3072 bits of modulus, public operations refuse e of more than 64 bits at once,
+ *      as OpenSSL does; keys the default provider accepts keep working;
+ *   4. UTF-8 string parameters whose data is not NUL-terminated are read within data_size
+ *      (each value ends right before a PROT_NONE page: any over-read faults);
+ *   6. a private operation with a composite "prime" fails with ctrsa's error on the queue,
+ *      and so do getters that cannot answer;
+ *   differences: EVP_PKEY_public_check verdicts equal the default's (n = 3q, p^2, prime n,
+ *   small factors), 512-bit generation, the pad-mode alias "oeap", and RSA-type imports
+ *   with RSA-PSS parameters (both providers refuse them).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+
+#include "prov.h"
+#include "testutil.h"
+
+#define PQ_CTRSA "provider=ctrsa"
+#define PQ_DEFAULT "provider=default"
+
+static tu_env env;
+static EVP_PKEY *rsa2048;   /* made by the default provider */
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+/* The most recent error is ctrsa's with `reason`; prints the queue if not. Clears it. */
+static void assert_ctrsa_reason(int reason)
+{
+    unsigned long e = ERR_peek_last_error();
+    const char *lib = e != 0 ? ERR_lib_error_string(e) : NULL;
+
+    if (e == 0 || lib == NULL || strcmp(lib, "ctrsa") != 0 || ERR_GET_REASON(e) != reason) {
+        fprintf(stderr, "expected ctrsa reason %d, got lib %s reason %d\n", reason,
+                lib != NULL ? lib : "(none)", e != 0 ? ERR_GET_REASON(e) : 0);
+        tu_print_errors("queue");
+        fail();
+    }
+    ERR_clear_error();
+}
+
+static EVP_PKEY *from_params(const char *type, const char *propq, int selection,
+                             OSSL_PARAM *params)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(env.libctx, type, propq);
+    EVP_PKEY *key = NULL;
+
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_fromdata_init(ctx), 1);
+    if (EVP_PKEY_fromdata(ctx, &key, selection, params) != 1) {
+        key = NULL;
+        if (getenv("TEST_VERBOSE") != NULL)
+            tu_print_errors("fromdata");
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return key;
+}
+
+/* Key numbers as BN params: n, e and optionally d, p, q, dP, dQ, qInv. */
+static OSSL_PARAM *numbers(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
+                           const BIGNUM *p, const BIGNUM *q, const BIGNUM *dp,
+                           const BIGNUM *dq, const BIGNUM *qinv)
+{
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params;
+
+    assert_non_null(bld);
+    assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n), 1);
+    assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e), 1);
+    if (d != NULL) {
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_D, d), 1);
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_FACTOR1, p), 1);
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_FACTOR2, q), 1);
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_EXPONENT1, dp), 1);
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_EXPONENT2, dq), 1);
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, qinv),
+                         1);
+    }
+    params = OSSL_PARAM_BLD_to_param(bld);
+    OSSL_PARAM_BLD_free(bld);
+    assert_non_null(params);
+    return params;
+}
+
+static BIGNUM *get_bn(const EVP_PKEY *key, const char *name)
+{
+    BIGNUM *v = NULL;
+
+    assert_int_equal(EVP_PKEY_get_bn_param(key, name, &v), 1);
+    return v;
+}
+
+/*
+ * The numbers of `key` (selection) plus `extra` (ended by OSSL_PARAM_END). The merged
+ * array points into *base: release with release_merged(merged, *base).
+ */
+static OSSL_PARAM *with_public(const EVP_PKEY *key, int selection, const OSSL_PARAM *extra,
+                               OSSL_PARAM **base)
+{
+    OSSL_PARAM *merged;
+
+    *base = NULL;
+    assert_int_equal(EVP_PKEY_todata(key, selection, base), 1);
+    merged = OSSL_PARAM_merge(*base, extra);
+    assert_non_null(merged);
+    return merged;
+}
+
+static void release_merged(OSSL_PARAM *merged, OSSL_PARAM *base)
+{
+    OSSL_PARAM_free(merged);
+    OSSL_PARAM_free(base);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- 1. RSA-PSS restriction with an MGF1 digest ctrsa has no OID for ---------------------- */
+
+/*
+ * Before the fix, import accepted the key and algorithm-id dereferenced the NULL table
+ * entry. Now import (and generation) refuse it; should a key with such a restriction ever
+ * be accepted, the signing sequence that crashed must fail cleanly instead.
+ */
+static void test_pss_mgf1_without_oid(void **state)
+{
+    static const char *const mgf1s[] = { "SM3", "RIPEMD160", "BLAKE2S-256", "MD5-SHA1" };
+    char sha256[] = "SHA256";
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(mgf1s) / sizeof(mgf1s[0]); i++) {
+        EVP_MD *probe = EVP_MD_fetch(env.libctx, mgf1s[i], NULL);
+        OSSL_PARAM extra[3];
+        OSSL_PARAM *params, *base;
+        EVP_PKEY *key;
+
+        if (probe == NULL) {
+            fprintf(stderr, "# %s not available here, skipped\n", mgf1s[i]);
+            ERR_clear_error();
+            continue;
+        }
+        EVP_MD_free(probe);
+        extra[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, sha256, 0);
+        extra[1] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST,
+                                                    (char *)mgf1s[i], 0);
+        extra[2] = OSSL_PARAM_construct_end();
+        params = with_public(rsa2048, EVP_PKEY_KEYPAIR, extra, &base);
+        ERR_clear_error();
+        key = from_params("RSA-PSS", PQ_CTRSA, EVP_PKEY_KEYPAIR, params);
+        if (key != NULL) {
+            EVP_MD_CTX *mctx = EVP_MD_CTX_new();
+            EVP_PKEY_CTX *pctx = NULL;
+            unsigned char der[128];
+            OSSL_PARAM get[2] = {
+                OSSL_PARAM_construct_octet_string(OSSL_SIGNATURE_PARAM_ALGORITHM_ID, der,
+                                                  sizeof(der)),
+                OSSL_PARAM_construct_end()
+            };
+
+            fprintf(stderr, "RSA-PSS key with MGF1 %s was imported\n", mgf1s[i]);
+            if (EVP_DigestSignInit_ex(mctx, &pctx, "SHA256", env.libctx, PQ_CTRSA, key,
+                                      NULL) == 1)
+                assert_int_not_equal(EVP_PKEY_CTX_get_params(pctx, get), 1);
+            EVP_MD_CTX_free(mctx);
+            EVP_PKEY_free(key);
+            fail();
+        }
+        assert_ctrsa_reason(CTRSA_R_DIGEST_NOT_ALLOWED);
+        release_merged(params, base);
+
+        /* generation takes the same restriction parameters */
+        EVP_PKEY_CTX *gctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA-PSS", PQ_CTRSA);
+        size_t bits = 1024;
+        OSSL_PARAM gen[4] = {
+            OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_BITS, &bits),
+            extra[0], extra[1], OSSL_PARAM_construct_end()
+        };
+        assert_non_null(gctx);
+        assert_int_equal(EVP_PKEY_keygen_init(gctx), 1);
+        assert_int_not_equal(EVP_PKEY_CTX_set_params(gctx, gen), 1);
+        assert_ctrsa_reason(CTRSA_R_DIGEST_NOT_ALLOWED);
+        EVP_PKEY_CTX_free(gctx);
+    }
+}
+
+/* ---- 3. the public exponent's bound ------------------------------------------------------ */
+
+/* 1 if a PKCS#1 v1.5 SHA-256 verification under propq accepts sig for digest. */
+static int verify_with(EVP_PKEY *key, const char *propq, const unsigned char *sig,
+                       size_t siglen, const unsigned char *digest)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
+    int ok;
+
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_verify_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    ok = EVP_PKEY_verify(ctx, sig, siglen, digest, 32) == 1;
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+/*
+ * A 16384-bit n with a 16383-bit e: import accepts it (as OpenSSL's does), verification
+ * and encryption fail at once with ctrsa's reason (before the fix: about 2 s each, then
+ * "bad signature"), and the default provider refuses it too.
+ */
+static void test_huge_e_refused_fast(void **state)
+{
+    BIGNUM *n = BN_new(), *e = BN_new();
+    unsigned char sig[2048], digest[32] = { 1 }, ct[2048];
+    size_t ctlen = sizeof(ct);
+    OSSL_PARAM *params;
+    EVP_PKEY *key, *dkey;
+    EVP_PKEY_CTX *ctx;
+    double t;
+
+    (void)state;
+    assert_int_equal(BN_rand(n, 16384, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD), 1);
+    assert_int_equal(BN_rand(e, 16383, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD), 1);
+    params = numbers(n, e, NULL, NULL, NULL, NULL, NULL, NULL);
+    key = from_params("RSA", PQ_CTRSA, EVP_PKEY_PUBLIC_KEY, params);
+    assert_non_null(key);
+    dkey = from_params("RSA", PQ_DEFAULT, EVP_PKEY_PUBLIC_KEY, params);
+    assert_non_null(dkey);
+    memset(sig, 0x5a, sizeof(sig));
+    sig[0] = 0;
+
+    ERR_clear_error();
+    t = now();
+    assert_int_equal(verify_with(key, PQ_CTRSA, sig, sizeof(sig), digest), 0);
+    t = now() - t;
+    fprintf(stderr, "# verify refused in %.3f ms\n", t * 1e3);
+    assert_true(t < 0.2);
+    assert_ctrsa_reason(CTRSA_R_INVALID_KEY);
+    assert_int_equal(verify_with(dkey, PQ_DEFAULT, sig, sizeof(sig), digest), 0);
+    ERR_clear_error();
+
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, PQ_CTRSA);
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_encrypt_init(ctx), 1);
+    t = now();
+    assert_int_not_equal(EVP_PKEY_encrypt(ctx, ct, &ctlen, digest, sizeof(digest)), 1);
+    t = now() - t;
+    assert_true(t < 0.2);
+    assert_ctrsa_reason(CTRSA_R_INVALID_KEY);
+    EVP_PKEY_CTX_free(ctx);
+
+    EVP_PKEY_free(key);
+    EVP_PKEY_free(dkey);
+    OSSL_PARAM_free(params);
+    BN_free(n);
+    BN_free(e);
+}
+
+/* A key pair from ctrsa's generator with e given as a decimal string. */
+static EVP_PKEY *gen_with_e(size_t bits, const char *e_dec)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA", PQ_CTRSA);
+    BIGNUM *e = NULL;
+    EVP_PKEY *key = NULL;
+
+    assert_non_null(ctx);
+    assert_int_not_equal(BN_dec2bn(&e, e_dec), 0);
+    assert_int_equal(EVP_PKEY_keygen_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits), 1);
+    assert_int_equal(EVP_PKEY_CTX_set1_rsa_keygen_pubexp(ctx, e), 1);
+    assert_int_equal(EVP_PKEY_generate(ctx, &key), 1);
+    EVP_PKEY_CTX_free(ctx);
+    BN_free(e);
+    return key;
+}
+
+/*
+ * Sign with the default provider, verify with both; encrypt with both, decrypt with the
+ * default provider. want: the verdict both must give.
+ */
+static void public_ops_agree(EVP_PKEY *key, int want)
+{
+    EVP_PKEY *dkey = tu_pkey_copy_to(env.libctx, key, 1, "default");
+    unsigned char digest[32], sig[1024], ct[1024], pt[1024];
+    size_t siglen = sizeof(sig), ctlen, ptlen;
+    EVP_PKEY_CTX *ctx;
+    const char *provs[] = { PQ_CTRSA, PQ_DEFAULT };
+
+    assert_non_null(dkey);
+    memset(digest, 7, sizeof(digest));
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, dkey, PQ_DEFAULT);
+    assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    assert_int_equal(EVP_PKEY_sign(ctx, sig, &siglen, digest, sizeof(digest)), 1);
+    EVP_PKEY_CTX_free(ctx);
+    for (int i = 0; i < 2; i++) {
+        EVP_PKEY *k = i == 0 ? key : dkey;
+
+        ERR_clear_error();
+        assert_int_equal(verify_with(k, provs[i], sig, siglen, digest), want);
+        ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, k, provs[i]);
+        assert_int_equal(EVP_PKEY_encrypt_init(ctx), 1);
+        ctlen = sizeof(ct);
+        assert_int_equal(EVP_PKEY_encrypt(ctx, ct, &ctlen, digest, sizeof(digest)) == 1, want);
+        EVP_PKEY_CTX_free(ctx);
+        if (i == 0 && !want)
+            assert_ctrsa_reason(CTRSA_R_INVALID_KEY);
+        if (!want)
+            continue;
+        ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, dkey, PQ_DEFAULT);
+        assert_int_equal(EVP_PKEY_decrypt_init(ctx), 1);
+        ptlen = sizeof(pt);
+        assert_int_equal(EVP_PKEY_decrypt(ctx, pt, &ptlen, ct, ctlen), 1);
+        assert_memory_equal(pt, digest, sizeof(digest));
+        EVP_PKEY_CTX_free(ctx);
+    }
+    ERR_clear_error();
+    EVP_PKEY_free(dkey);
+}
+
+/* The bound's edges, ctrsa against the default provider on the same keys. */
+static void test_e_bound_edges(void **state)
+{
+    EVP_PKEY *key;
+
+    (void)state;
+    /* 3072 bits: no bound, a 256-bit e works */
+    key = gen_with_e(3072, "57896044618658097711785492504343953926634992332820282019728792003956564819949");
+    public_ops_agree(key, 1);
+    EVP_PKEY_free(key);
+    /* 4096 bits: a 64-bit e (the largest 64-bit prime) works, a 65-bit one does not */
+    key = gen_with_e(4096, "18446744073709551557");
+    public_ops_agree(key, 1);
+    EVP_PKEY_free(key);
+    key = gen_with_e(4096, "36893488147419103363");
+    public_ops_agree(key, 0);
+    EVP_PKEY_free(key);
+}
+
+/* ---- 4. UTF-8 parameters not NUL-terminated ------------------------------------------------ */
+
+/*
+ * A copy of s (without its NUL) whose last byte is the last byte before a PROT_NONE page:
+ * reading one byte past data_size faults. The mappings are left for the process's end.
+ */
+static char *at_page_end(const char *s)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t len = strlen(s);
+    char *map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    assert_true(map != MAP_FAILED);
+    assert_int_equal(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+    memcpy(map + page - len, s, len);
+    return map + page - len;
+}
+
+static OSSL_PARAM unterminated(const char *key, const char *value)
+{
+    return OSSL_PARAM_construct_utf8_string(key, at_page_end(value), strlen(value));
+}
+
+static void test_utf8_within_data_size(void **state)
+{
+    EVP_PKEY *key = tu_pkey_copy_to(env.libctx, rsa2048, 1, "ctrsa");
+    EVP_PKEY_CTX *ctx;
+    char name[64];
+    OSSL_PARAM get[2];
+
+    (void)state;
+    assert_non_null(key);
+
+    /* asym-cipher: pad-mode, digest, mgf1-digest and their properties */
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, PQ_CTRSA);
+    assert_int_equal(EVP_PKEY_encrypt_init(ctx), 1);
+    {
+        OSSL_PARAM p[] = {
+            unterminated(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, "oaep"),
+            unterminated(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST, "SHA384"),
+            unterminated(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, "provider=default"),
+            unterminated(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST, "SHA512"),
+            unterminated(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS, "provider=default"),
+            OSSL_PARAM_construct_end()
+        };
+        assert_int_equal(EVP_PKEY_CTX_set_params(ctx, p), 1);
+    }
+    get[0] = OSSL_PARAM_construct_utf8_string(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST, name,
+                                              sizeof(name));
+    get[1] = OSSL_PARAM_construct_end();
+    assert_int_equal(EVP_PKEY_CTX_get_params(ctx, get), 1);
+    assert_string_equal(name, "SHA2-512");
+    EVP_PKEY_CTX_free(ctx);
+
+    /* signature: pad-mode, digest, properties, mgf1-digest, mgf1-properties, saltlen */
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, PQ_CTRSA);
+    assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+    {
+        OSSL_PARAM p[] = {
+            unterminated(OSSL_SIGNATURE_PARAM_PAD_MODE, "pss"),
+            unterminated(OSSL_SIGNATURE_PARAM_DIGEST, "SHA256"),
+            unterminated(OSSL_SIGNATURE_PARAM_PROPERTIES, "provider=default"),
+            unterminated(OSSL_SIGNATURE_PARAM_MGF1_DIGEST, "SHA384"),
+            unterminated(OSSL_SIGNATURE_PARAM_MGF1_PROPERTIES, "provider=default"),
+            unterminated(OSSL_SIGNATURE_PARAM_PSS_SALTLEN, "17"),
+            OSSL_PARAM_construct_end()
+        };
+        assert_int_equal(EVP_PKEY_CTX_set_params(ctx, p), 1);
+    }
+    {
+        OSSL_PARAM p[] = {
+            unterminated(OSSL_SIGNATURE_PARAM_PSS_SALTLEN, "digest"),
+            OSSL_PARAM_construct_end()
+        };
+        assert_int_equal(EVP_PKEY_CTX_set_params(ctx, p), 1);
+    }
+    get[0] = OSSL_PARAM_construct_utf8_string(OSSL_SIGNATURE_PARAM_MGF1_DIGEST, name,
+                                              sizeof(name));
+    assert_int_equal(EVP_PKEY_CTX_get_params(ctx, get), 1);
+    assert_string_equal(name, "SHA2-384");
+    EVP_PKEY_CTX_free(ctx);
+
+    /* RSA-PSS import: digest, mgf1-digest, mgf, properties */
+    {
+        OSSL_PARAM extra[] = {
+            unterminated(OSSL_PKEY_PARAM_RSA_DIGEST, "SHA256"),
+            unterminated(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, "SHA256"),
+            unterminated(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, "MGF1"),
+            unterminated(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, "provider=default"),
+            OSSL_PARAM_construct_end()
+        };
+        OSSL_PARAM *base;
+        OSSL_PARAM *params = with_public(rsa2048, EVP_PKEY_KEYPAIR, extra, &base);
+        EVP_PKEY *pss = from_params("RSA-PSS", PQ_CTRSA, EVP_PKEY_KEYPAIR, params);
+
+        assert_non_null(pss);
+        assert_int_equal(EVP_PKEY_get_utf8_string_param(pss, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST,
+                                                        name, sizeof(name), NULL), 1);
+        assert_string_equal(name, "SHA256");
+        EVP_PKEY_free(pss);
+        release_merged(params, base);
+
+        /* the same restrictions through key generation's parameters */
+        EVP_PKEY_CTX *gctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA-PSS", PQ_CTRSA);
+        assert_int_equal(EVP_PKEY_keygen_init(gctx), 1);
+        assert_int_equal(EVP_PKEY_CTX_set_params(gctx, extra), 1);
+        EVP_PKEY_CTX_free(gctx);
+    }
+    /* a value that fills its data_size with no room for more is still read whole */
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, PQ_CTRSA);
+    assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+    {
+        char bad[] = "SHA256";
+        OSSL_PARAM p[] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_SIGNATURE_PARAM_DIGEST, bad, 3),
+            OSSL_PARAM_construct_end()
+        };
+        /* "SHA" (data_size 3) is not a digest: read as three bytes, not as "SHA256" */
+        ERR_clear_error();
+        assert_int_not_equal(EVP_PKEY_CTX_set_params(ctx, p), 1);
+        ERR_clear_error();
+    }
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(key);
+}
+
+/* ---- 6. a composite "prime": the private operation fails with an error ------------------- */
+
+static void test_composite_prime_raises(void **state)
+{
+    BIGNUM *p = get_bn(rsa2048, OSSL_PKEY_PARAM_RSA_FACTOR1);
+    BIGNUM *q = get_bn(rsa2048, OSSL_PKEY_PARAM_RSA_FACTOR2);
+    BIGNUM *e = get_bn(rsa2048, OSSL_PKEY_PARAM_RSA_E);
+    BIGNUM *P = BN_new(), *n = BN_new(), *d = BN_new(), *dp = BN_new(), *dq = BN_new();
+    BIGNUM *qinv = BN_new(), *pm1 = BN_new(), *qm1 = BN_new(), *lam = BN_new();
+    BIGNUM *g = BN_new();
+    BN_CTX *bn = BN_CTX_new();
+    unsigned char digest[32] = { 3 }, sig[512];
+    size_t siglen = sizeof(sig);
+    OSSL_PARAM *params;
+    EVP_PKEY *key;
+    EVP_PKEY_CTX *ctx;
+
+    (void)state;
+    /* P = 3p, n = Pq, d = e^-1 mod lcm(P - 1, q - 1), CRT values for P and q */
+    assert_int_equal(BN_mul_word(BN_copy(P, p), 3), 1);
+    assert_int_equal(BN_mul(n, P, q, bn), 1);
+    assert_int_equal(BN_sub(pm1, P, BN_value_one()), 1);
+    assert_int_equal(BN_sub(qm1, q, BN_value_one()), 1);
+    assert_int_equal(BN_gcd(g, pm1, qm1, bn), 1);
+    assert_int_equal(BN_mul(lam, pm1, qm1, bn), 1);
+    assert_int_equal(BN_div(lam, NULL, lam, g, bn), 1);
+    if (BN_mod_inverse(d, e, lam, bn) == NULL) {
+        fprintf(stderr, "# e is not invertible modulo lcm(3p - 1, q - 1): skipped\n");
+        skip();
+    }
+    assert_int_equal(BN_mod(dp, d, pm1, bn), 1);
+    assert_int_equal(BN_mod(dq, d, qm1, bn), 1);
+    assert_non_null(BN_mod_inverse(qinv, q, P, bn));
+    params = numbers(n, e, d, P, q, dp, dq, qinv);
+    key = from_params("RSA", PQ_CTRSA, EVP_PKEY_KEYPAIR, params);
+    assert_non_null(key);   /* import does not test primality, nor does OpenSSL's */
+
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, PQ_CTRSA);
+    assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    ERR_clear_error();
+    assert_int_not_equal(EVP_PKEY_sign(ctx, sig, &siglen, digest, sizeof(digest)), 1);
+    assert_int_not_equal(ERR_peek_error(), 0);
+    assert_ctrsa_reason(CTRSA_R_INVALID_KEY);
+    EVP_PKEY_CTX_free(ctx);
+
+    EVP_PKEY_free(key);
+    OSSL_PARAM_free(params);
+    BN_free(p); BN_free(q); BN_free(e); BN_free(P); BN_free(n); BN_free(d); BN_free(dp);
+    BN_free(dq); BN_free(qinv); BN_free(pm1); BN_free(qm1); BN_free(lam); BN_free(g);
+    BN_CTX_free(bn);
+}
+
+/* Getters that cannot answer (wrong type, buffer too small) say so on the queue. */
+static void test_getter_failures_raise(void **state)
+{
+    EVP_PKEY *key = tu_pkey_copy_to(env.libctx, rsa2048, 0, "ctrsa");
+    EVP_PKEY_CTX *ctx;
+    char tiny[2], text[16];
+    OSSL_PARAM get[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+
+    (void)state;
+    assert_non_null(key);
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, PQ_CTRSA);
+    assert_int_equal(EVP_PKEY_verify_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    get[0] = OSSL_PARAM_construct_utf8_string(OSSL_SIGNATURE_PARAM_DIGEST, tiny, sizeof(tiny));
+    ERR_clear_error();
+    assert_int_not_equal(EVP_PKEY_CTX_get_params(ctx, get), 1);
+    assert_ctrsa_reason(CTRSA_R_INVALID_PARAMETER);
+    EVP_PKEY_CTX_free(ctx);
+
+    /* "bits" asked for as a string */
+    get[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_BITS, text, sizeof(text));
+    assert_int_not_equal(EVP_PKEY_get_params(key, get), 1);
+    assert_ctrsa_reason(CTRSA_R_INVALID_PARAMETER);
+    EVP_PKEY_free(key);
+}
+
+/* ---- differences ------------------------------------------------------------------------ */
+
+/* EVP_PKEY_public_check of the public key (n, e) under propq: 1, 0, or -1 if not imported. */
+static int public_check(const BIGNUM *n, const BIGNUM *e, const char *propq)
+{
+    OSSL_PARAM *params = numbers(n, e, NULL, NULL, NULL, NULL, NULL, NULL);
+    EVP_PKEY *key = from_params("RSA", propq, EVP_PKEY_PUBLIC_KEY, params);
+    EVP_PKEY_CTX *ctx;
+    int r = -1;
+
+    OSSL_PARAM_free(params);
+    if (key == NULL)
+        return -1;
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
+    assert_non_null(ctx);
+    r = EVP_PKEY_public_check(ctx) == 1;
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    return r;
+}
+
+static void test_public_check_like_default(void **state)
+{
+    BIGNUM *p = get_bn(rsa2048, OSSL_PKEY_PARAM_RSA_FACTOR1);
+    BIGNUM *q = get_bn(rsa2048, OSSL_PKEY_PARAM_RSA_FACTOR2);
+    BIGNUM *e = get_bn(rsa2048, OSSL_PKEY_PARAM_RSA_E);
+    BIGNUM *n = BN_new();
+    BN_CTX *bn = BN_CTX_new();
+    static const struct { const char *what; int want; } cases[] = {
+        { "p*q", 1 }, { "3q", 0 }, { "751q", 0 }, { "757q", 1 }, { "p^2", 0 }, { "p", 0 },
+        { "q^3", 0 },
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        switch (i) {
+        case 0: assert_int_equal(BN_mul(n, p, q, bn), 1); break;
+        case 1: assert_int_equal(BN_mul_word(BN_copy(n, q), 3), 1); break;
+        case 2: assert_int_equal(BN_mul_word(BN_copy(n, q), 751), 1); break;
+        case 3: assert_int_equal(BN_mul_word(BN_copy(n, q), 757), 1); break;
+        case 4: assert_int_equal(BN_sqr(n, p, bn), 1); break;
+        case 5: assert_non_null(BN_copy(n, p)); break;
+        case 6: assert_int_equal(BN_sqr(n, q, bn), 1);
+                assert_int_equal(BN_mul(n, n, q, bn), 1); break;
+        }
+        int dflt = public_check(n, e, PQ_DEFAULT);
+        int ours = public_check(n, e, PQ_CTRSA);
+        fprintf(stderr, "# n = %s: default %d, ctrsa %d\n", cases[i].what, dflt, ours);
+        assert_int_equal(dflt, cases[i].want);
+        assert_int_equal(ours, dflt);
+        if (ours == 0)
+            assert_ctrsa_reason(CTRSA_R_INVALID_KEY);
+        ERR_clear_error();
+    }
+    BN_free(p); BN_free(q); BN_free(e); BN_free(n);
+    BN_CTX_free(bn);
+}
+
+/* 512-bit keys are generated, as the default provider does (511 is refused by both). */
+static void test_keygen_512(void **state)
+{
+    const char *provs[] = { PQ_CTRSA, PQ_DEFAULT };
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        EVP_PKEY *key = EVP_PKEY_Q_keygen(env.libctx, provs[i], "RSA", (size_t)512);
+        EVP_PKEY *small = EVP_PKEY_Q_keygen(env.libctx, provs[i], "RSA", (size_t)511);
+
+        assert_non_null(key);
+        assert_null(small);
+        ERR_clear_error();
+        assert_int_equal(EVP_PKEY_get_bits(key), 512);
+        if (i == 0) {
+            EVP_PKEY *dkey = tu_pkey_copy_to(env.libctx, key, 1, "default");
+            EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, dkey, PQ_DEFAULT);
+
+            assert_int_equal(EVP_PKEY_check(ctx), 1);
+            EVP_PKEY_CTX_free(ctx);
+            EVP_PKEY_free(dkey);
+            public_ops_agree(key, 1);
+        }
+        EVP_PKEY_free(key);
+    }
+}
+
+/* "oeap" is OpenSSL's alias of "oaep" for encryption (read back as "oaep"). */
+static void test_oeap_alias(void **state)
+{
+    const char *provs[] = { PQ_CTRSA, PQ_DEFAULT };
+    char oeap[] = "oeap";
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, rsa2048, provs[i]);
+        OSSL_PARAM set[2] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, oeap, 0),
+            OSSL_PARAM_construct_end()
+        };
+        char mode[32] = "";
+        OSSL_PARAM get[2] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, mode,
+                                             sizeof(mode)),
+            OSSL_PARAM_construct_end()
+        };
+        int padding = 0;
+
+        assert_int_equal(EVP_PKEY_encrypt_init(ctx), 1);
+        assert_int_equal(EVP_PKEY_CTX_set_params(ctx, set), 1);
+        assert_int_equal(EVP_PKEY_CTX_get_params(ctx, get), 1);
+        assert_string_equal(mode, "oaep");
+        assert_true(EVP_PKEY_CTX_get_rsa_padding(ctx, &padding) > 0);
+        assert_int_equal(padding, RSA_PKCS1_OAEP_PADDING);
+        EVP_PKEY_CTX_free(ctx);
+
+        /*
+         * Signatures: ctrsa refuses it with an error. (OpenSSL 3.0's default provider
+         * returns success for a pad-mode name it does not know and keeps the previous
+         * padding; ctrsa does not copy that.)
+         */
+        if (i == 0) {
+            ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, rsa2048, provs[i]);
+            assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+            assert_int_not_equal(EVP_PKEY_CTX_set_params(ctx, set), 1);
+            assert_ctrsa_reason(CTRSA_R_INVALID_PADDING_MODE);
+            EVP_PKEY_CTX_free(ctx);
+        }
+    }
+}
+
+/*
+ * An "RSA"-type import with RSA-PSS parameters: the default provider of OpenSSL 3.0 refuses
+ * any restriction for a key that is not RSA-PSS and accepts "digest-props" alone; ctrsa
+ * gives the same verdicts for every selection.
+ */
+static void test_rsa_import_with_pss_params(void **state)
+{
+    char sha256[] = "SHA256", sha1[] = "SHA1", mgf1[] = "MGF1", props[] = "provider=default";
+    int salt = 20;
+    const int selections[] = { EVP_PKEY_KEY_PARAMETERS, EVP_PKEY_PUBLIC_KEY, EVP_PKEY_KEYPAIR };
+    OSSL_PARAM cases[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, sha256, 0),
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, sha1, 0),
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, sha256, 0),
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, mgf1, 0),
+        OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, &salt),
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, props, 0),
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        for (size_t s = 0; s < 3; s++) {
+            OSSL_PARAM extra[2] = { cases[i], OSSL_PARAM_construct_end() };
+            OSSL_PARAM *base;
+            OSSL_PARAM *params = with_public(rsa2048, selections[s] == EVP_PKEY_KEYPAIR
+                                                      ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY,
+                                             extra, &base);
+            EVP_PKEY *d = from_params("RSA", PQ_DEFAULT, selections[s], params);
+            EVP_PKEY *c = from_params("RSA", PQ_CTRSA, selections[s], params);
+
+            if ((d != NULL) != (c != NULL))
+                fprintf(stderr, "%s, selection %d: default %d, ctrsa %d\n", cases[i].key,
+                        selections[s], d != NULL, c != NULL);
+            assert_int_equal(d != NULL, c != NULL);
+            assert_int_equal(d != NULL, i == 5);
+            ERR_clear_error();
+            EVP_PKEY_free(d);
+            EVP_PKEY_free(c);
+            release_merged(params, base);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pss_mgf1_without_oid),
+        cmocka_unit_test(test_huge_e_refused_fast),
+        cmocka_unit_test(test_e_bound_edges),
+        cmocka_unit_test(test_utf8_within_data_size),
+        cmocka_unit_test(test_composite_prime_raises),
+        cmocka_unit_test(test_getter_failures_raise),
+        cmocka_unit_test(test_public_check_like_default),
+        cmocka_unit_test(test_keygen_512),
+        cmocka_unit_test(test_oeap_alias),
+        cmocka_unit_test(test_rsa_import_with_pss_params),
+    };
+    int failed;
+
+    if (getenv("CTRSA_TEST_FILTER") != NULL)   /* one test by name, e.g. to see it fail */
+        cmocka_set_test_filter(getenv("CTRSA_TEST_FILTER"));
+    if (!tu_env_init(&env))
+        return 1;
+    rsa2048 = EVP_PKEY_Q_keygen(env.libctx, PQ_DEFAULT, "RSA", (size_t)2048);
+    if (rsa2048 == NULL)
+        return 1;
+    failed = cmocka_run_group_tests(tests, NULL, NULL);
+    EVP_PKEY_free(rsa2048);
+    tu_env_free(&env);
+    return failed;
+}
