@@ -618,6 +618,129 @@ static int check_keygen_pss(fixture *f)
     return ok;
 }
 
+/* Sign on a duplicated context: EVP_MD_CTX_copy_ex of a DigestSign context (dupctx). */
+static int run_sign_dup(fixture *f)
+{
+    EVP_MD_CTX *md = EVP_MD_CTX_new(), *copy = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    int ok;
+
+    f->out_len = sizeof(f->out);
+    ok = md != NULL && copy != NULL
+         && EVP_DigestSignInit_ex(md, &pctx, "SHA256", env.libctx, "provider=ctrsa", f->key,
+                                  NULL) == 1
+         && EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) == 1
+         && EVP_DigestSignUpdate(md, message, 10) == 1
+         && EVP_MD_CTX_copy_ex(copy, md) == 1
+         && EVP_DigestSignUpdate(copy, message + 10, sizeof(message) - 10) == 1
+         && EVP_DigestSignFinal(copy, f->out, &f->out_len) == 1;
+    EVP_MD_CTX_free(copy);
+    EVP_MD_CTX_free(md);
+    return ok;
+}
+
+/* OAEP label "x"; set0 takes the copy only when it succeeds. */
+static int set_label(EVP_PKEY_CTX *ctx)
+{
+    char *label = OPENSSL_strdup("x");
+
+    if (label == NULL)
+        return 0;
+    if (EVP_PKEY_CTX_set0_rsa_oaep_label(ctx, label, 1) != 1) {
+        OPENSSL_free(label);
+        return 0;
+    }
+    return 1;
+}
+
+/* Decrypt on a duplicated context: EVP_PKEY_CTX_dup of an OAEP decryption (dupctx). */
+static int run_decrypt_dup(fixture *f)
+{
+    EVP_PKEY_CTX *ctx = ctrsa_ctx(f->key), *copy = NULL;
+    int ok = ctx != NULL && EVP_PKEY_decrypt_init(ctx) == 1
+             && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1
+             && EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha256()) == 1
+             && set_label(ctx)
+             && (copy = EVP_PKEY_CTX_dup(ctx)) != NULL;
+
+    f->out_len = sizeof(f->out);
+    ok = ok && EVP_PKEY_decrypt(copy, f->out, &f->out_len, f->in, f->in_len) == 1;
+    EVP_PKEY_CTX_free(copy);
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+/* The ciphertext of run_decrypt_dup: OAEP with SHA-256 and the label "x". */
+static int prep_decrypt_label(fixture *f)
+{
+    EVP_PKEY_CTX *ctx = oracle_ctx(oracle2048);
+    int ok;
+
+    f->in_len = sizeof(f->in);
+    ok = ctx != NULL && prep_key(f) && EVP_PKEY_encrypt_init(ctx) == 1
+         && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1
+         && EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha256()) == 1
+         && set_label(ctx)
+         && EVP_PKEY_encrypt(ctx, f->in, &f->in_len, message, sizeof(message)) == 1;
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+/* Key duplication (EVP_PKEY_dup: keymgmt dup); the copy must sign. */
+static int run_key_dup(fixture *f)
+{
+    f->out_key = EVP_PKEY_dup(f->key);
+    return f->out_key != NULL;
+}
+
+static int check_key_dup(fixture *f)
+{
+    return key_pair_works(f->out_key, oracle2048);
+}
+
+/* The key check (EVP_PKEY_check: ctrsa's validate, a pairwise test on the private path). */
+static int run_check(fixture *f)
+{
+    EVP_PKEY_CTX *ctx = ctrsa_ctx(f->key);
+
+    f->verdict = ctx != NULL ? EVP_PKEY_check(ctx) : -2;
+    EVP_PKEY_CTX_free(ctx);
+    return f->verdict == 1;
+}
+
+/* Verify a PSS signature over a precomputed SHA-256 hash with EVP_PKEY_verify. */
+static unsigned char msg_hash[32];
+
+static int prep_verify_pss(fixture *f)
+{
+    EVP_PKEY_CTX *ctx = oracle_ctx(oracle2048);
+    unsigned int hlen = 0;
+    int ok;
+
+    f->in_len = sizeof(f->in);
+    ok = ctx != NULL && prep_key(f)
+         && EVP_Digest(message, sizeof(message), msg_hash, &hlen, EVP_sha256(), NULL) == 1
+         && EVP_PKEY_sign_init(ctx) == 1
+         && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) == 1
+         && EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) == 1
+         && EVP_PKEY_sign(ctx, f->in, &f->in_len, msg_hash, sizeof(msg_hash)) == 1;
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+static int run_verify_pss(fixture *f)
+{
+    EVP_PKEY_CTX *ctx = ctrsa_ctx(f->key);
+
+    f->verdict = -2;
+    if (ctx != NULL && EVP_PKEY_verify_init(ctx) == 1
+            && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) == 1
+            && EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) == 1)
+        f->verdict = EVP_PKEY_verify(ctx, f->in, f->in_len, msg_hash, sizeof(msg_hash));
+    EVP_PKEY_CTX_free(ctx);
+    return f->verdict == 1;
+}
+
 static const op_case op_import = { "import", prep_nothing, run_import, check_import };
 static const op_case op_keygen = { "keygen", prep_nothing, run_keygen, check_keygen };
 static const op_case op_sign = { "sign", prep_key, run_sign, check_sign };
@@ -627,6 +750,13 @@ static const op_case op_decrypt = { "decrypt", prep_decrypt, run_decrypt, check_
 static const op_case op_decrypt_pkcs1 = { "decrypt-pkcs1", prep_decrypt_pkcs1,
                                           run_decrypt_pkcs1, check_decrypt };
 static const op_case op_export = { "export", prep_key, run_export, check_export };
+static const op_case op_sign_dup = { "sign-dup", prep_key, run_sign_dup, check_sign };
+static const op_case op_decrypt_dup = { "decrypt-dup", prep_decrypt_label, run_decrypt_dup,
+                                        check_decrypt };
+static const op_case op_key_dup = { "key-dup", prep_key, run_key_dup, check_key_dup };
+static const op_case op_check = { "check", prep_key, run_check, check_verify };
+static const op_case op_verify_pss = { "verify-pss", prep_verify_pss, run_verify_pss,
+                                       check_verify };
 static const op_case op_keygen_pss = { "keygen-pss", prep_nothing, run_keygen_pss,
                                        check_keygen_pss };
 
@@ -801,6 +931,36 @@ static void test_keygen_pss(void **state)
     sweep(&op_keygen_pss, NULL);
 }
 
+static void test_sign_dup(void **state)
+{
+    (void)state;
+    sweep(&op_sign_dup, NULL);
+}
+
+static void test_decrypt_dup(void **state)
+{
+    (void)state;
+    sweep(&op_decrypt_dup, NULL);
+}
+
+static void test_key_dup(void **state)
+{
+    (void)state;
+    sweep(&op_key_dup, NULL);
+}
+
+static void test_check(void **state)
+{
+    (void)state;
+    sweep(&op_check, NULL);
+}
+
+static void test_verify_pss(void **state)
+{
+    (void)state;
+    sweep(&op_verify_pss, NULL);
+}
+
 /*
  * Defect 2: the blinding cache's own allocations fail one at a time during a signature on
  * a fresh key; the next signature on that key must work (it wrote through a NULL scratch
@@ -852,6 +1012,11 @@ int main(void)
         cmocka_unit_test(test_decrypt_pkcs1),
         cmocka_unit_test(test_export),
         cmocka_unit_test(test_keygen_pss),
+        cmocka_unit_test(test_sign_dup),
+        cmocka_unit_test(test_decrypt_dup),
+        cmocka_unit_test(test_key_dup),
+        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_verify_pss),
     };
     int failed;
     void *frame[1];
