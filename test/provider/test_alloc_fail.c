@@ -170,13 +170,17 @@ static void hook_free(void *p, const char *file, int line)
     free(h);
 }
 
-/* CRYPTO_realloc calls this only with p != NULL and num > 0. */
+/* CRYPTO_realloc hands every call to this hook: realloc(NULL) mallocs, realloc(p, 0) frees. */
 static void *hook_realloc(void *p, size_t num, const char *file, int line)
 {
     block_head *h, *moved;
 
     if (p == NULL)
         return hook_malloc(num, file, line);
+    if (num == 0) {
+        hook_free(p, file, line);
+        return NULL;
+    }
     if (should_fail(file, line))
         return NULL;
     h = (block_head *)p - 1;
