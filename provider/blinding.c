@@ -92,13 +92,21 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
 {
     size_t nl = key->nlimbs, k = key->k;
     if (slot->A == NULL) {
-        slot->A = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
-        slot->Ai = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
-        slot->scratch = OPENSSL_zalloc(key->scratch_limbs * sizeof(ctbn_limb));
-        if (slot->A == NULL || slot->Ai == NULL || slot->scratch == NULL) {
+        /* All or nothing: a slot is either fully allocated or not at all, so that a failed
+         * allocation never leaves a NULL buffer behind a set A for the next refresh. */
+        ctbn_limb *A = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
+        ctbn_limb *Ai = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
+        ctbn_limb *scratch = OPENSSL_zalloc(key->scratch_limbs * sizeof(ctbn_limb));
+        if (A == NULL || Ai == NULL || scratch == NULL) {
+            OPENSSL_free(A); /* zeroed and never used: nothing to wipe */
+            OPENSSL_free(Ai);
+            OPENSSL_free(scratch);
             CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "blinding cache");
             return 0;
         }
+        slot->A = A;
+        slot->Ai = Ai;
+        slot->scratch = scratch;
     }
     ctbn_limb *r = slot->scratch, *work = slot->scratch + nl;
     uint8_t buf[CTBN_MAX_BITS / 8];

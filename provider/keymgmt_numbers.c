@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#include <openssl/crypto.h>
 #include "keymgmt_numbers.h"
 
 _Static_assert(CTRSA_MAX_PRIMES == 5, "CTRSA_KEY_NUMBER_LIST names exactly 5 primes");
@@ -267,7 +268,7 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
             || !check_private_shape(prov, found, found[ENTRY_D] != NULL, &nprimes)))
         return 0;
 
-    out->buf = malloc(total);
+    out->buf = OPENSSL_malloc(total);
     if (out->buf == NULL) {
         CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "no memory for %zu bytes of key numbers",
                     total);
@@ -299,7 +300,7 @@ void ctrsa_param_numbers_release(ctrsa_param_numbers *in)
 {
     if (in->buf != NULL) {
         ctrsa_cleanse(in->buf, in->buf_len);
-        free(in->buf);
+        OPENSSL_free(in->buf);
     }
     memset(in, 0, sizeof(*in));
 }
@@ -339,7 +340,7 @@ OSSL_PARAM *ctrsa_param_numbers_array(const CTRSA_PROVCTX *prov,
         bytes += published(s, kind_is_public(number_table[i].kind)).len;
     }
     head = sizeof(param_block) + (n + extra + 1) * sizeof(OSSL_PARAM);
-    blk = malloc(head + bytes);
+    blk = OPENSSL_malloc(head + bytes);
     if (blk == NULL) {
         CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "no memory to export the key");
         return NULL;
@@ -372,7 +373,7 @@ void ctrsa_param_numbers_free_array(OSSL_PARAM *params)
         return;
     blk = (param_block *)((uint8_t *)params - offsetof(param_block, params));
     ctrsa_cleanse(blk, blk->total);
-    free(blk);
+    OPENSSL_free(blk);
 }
 
 /* Write v into the integer parameter p, as OSSL_PARAM_set_BN does. CT: as published(). */

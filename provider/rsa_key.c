@@ -83,6 +83,13 @@ static ctbn_limb *limbs_new(size_t n)
     return OPENSSL_zalloc((n ? n : 1) * sizeof(ctbn_limb));
 }
 
+/* Raise "memory allocation failed" for `what` and return 0. */
+static int no_memory(const CTRSA_KEY *key, const char *what)
+{
+    CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "%s", what);
+    return 0;
+}
+
 /*
  * Load a secret number into `limbs` limbs. Fails (0) if it does not fit. The verdict is a
  * property of the key's encoding, not a secret worth hiding from the importer.
@@ -103,17 +110,23 @@ static size_t prime_bits(ctrsa_num v)
     return bits;
 }
 
-/* 1 if (a * b) mod m == 1 for the secret a (an limbs), b (bn limbs), and any m (mn limbs). */
-static int product_is_one_mod(const ctbn_limb *a, size_t an, const ctbn_limb *b, size_t bn,
-                              const ctbn_limb *m, size_t mn)
+/*
+ * 1 if (a * b) mod m == 1 for the secret a (an limbs), b (bn limbs), and any m (mn limbs),
+ * 0 if not, -1 if memory ran out (raised here, so that the caller does not call the key
+ * invalid).
+ */
+static int product_is_one_mod(const CTRSA_KEY *key, const ctbn_limb *a, size_t an,
+                              const ctbn_limb *b, size_t bn, const ctbn_limb *m, size_t mn)
 {
     ctbn_limb *prod = limbs_new(an + bn), *r = limbs_new(mn), *one = limbs_new(mn);
-    int ok = 0;
+    int ok = -1;
     if (prod != NULL && r != NULL && one != NULL) {
         ctbn_mul(prod, a, an, b, bn);
         ctbn_mod_any_ct(r, prod, an + bn, m, mn);
         ctbn_set_u64(one, mn, 1);
         ok = ctbn_eq(r, one, mn) != 0;
+    } else {
+        no_memory(key, "key check");
     }
     OPENSSL_clear_free(prod, (an + bn) * sizeof(ctbn_limb));
     OPENSSL_clear_free(r, mn * sizeof(ctbn_limb));
@@ -198,7 +211,7 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     key->en = CTBN_LIMBS(8 * e.len);
     key->e = limbs_new(key->nlimbs);
     if (key->e == NULL)
-        return 0;
+        return no_memory(key, "public exponent");
     load(key->e, key->nlimbs, e);
     if ((key->e[0] & 1) == 0 || ctbn_bitlen_vartime(key->e, key->nlimbs) < 2
         || !ctbn_lt(key->e, nl, key->nlimbs)) {
@@ -236,8 +249,10 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         }
         prime[i] = limbs_new(limbs[i]);
         exp[i] = limbs_new(limbs[i]);
-        if (prime[i] == NULL || exp[i] == NULL)
+        if (prime[i] == NULL || exp[i] == NULL) {
+            no_memory(key, "factors");
             goto end;
+        }
         load(prime[i], limbs[i], nums->primes[i]);
         if ((prime[i][0] & 1) == 0) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "factor %zu is even", i + 1);
@@ -255,8 +270,10 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     tmp = limbs_new(sum + nl);
     pm1 = limbs_new(nl);
     coeff = limbs_new(nl);
-    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL)
+    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL) {
+        no_memory(key, "key check");
         goto end;
+    }
     ctbn_copy(prod, prime[0], limbs[0]);
     size_t prod_limbs = limbs[0];
     for (size_t i = 1; i < np; i++) {
@@ -270,7 +287,11 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         }
         const ctbn_limb *other = i == 1 ? prime[1] : prod;
         size_t other_limbs = i == 1 ? limbs[1] : prod_limbs;
-        if (!product_is_one_mod(coeff, limbs[cp], other, other_limbs, prime[cp], limbs[cp])) {
+        int is_one = product_is_one_mod(key, coeff, limbs[cp], other, other_limbs,
+                                        prime[cp], limbs[cp]);
+        if (is_one != 1) {
+            if (is_one < 0)
+                goto end;
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "coefficient %zu is wrong%s", i,
                         i == 1 ? " (qInv * q != 1 mod p)" : "");
             goto end;
@@ -293,12 +314,19 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         ctbn_zero(pm1, nl);
         ctbn_copy(pm1, prime[i], limbs[i]);
         ctbn_sub(pm1, pm1, one, 1); /* prime is odd: no borrow past the first limb */
-        if (!product_is_one_mod(key->e, key->nlimbs, exp[i], limbs[i], pm1, limbs[i])) {
+        int is_one = product_is_one_mod(key, key->e, key->nlimbs, exp[i], limbs[i], pm1,
+                                        limbs[i]);
+        if (is_one != 1) {
+            if (is_one < 0)
+                goto end;
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e * d%zu != 1 mod (factor%zu - 1)", i + 1,
                         i + 1);
             goto end;
         }
-        if (!product_is_one_mod(key->e, key->nlimbs, d, nl, pm1, limbs[i])) {
+        is_one = product_is_one_mod(key, key->e, key->nlimbs, d, nl, pm1, limbs[i]);
+        if (is_one != 1) {
+            if (is_one < 0)
+                goto end;
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e * d != 1 mod lambda(n)");
             goto end;
         }
@@ -318,10 +346,15 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         key->pm2 = limbs_new(limbs[0]);
         key->qm2 = limbs_new(limbs[1]);
         if (key->mont_p == NULL || key->mont_q == NULL || key->qinv_mont == NULL
-            || key->q_plain == NULL || key->pm2 == NULL || key->qm2 == NULL
-            || ctbn_mont_init(key->mont_p, prime[0], limbs[0]) != 0
-            || ctbn_mont_init(key->mont_q, prime[1], limbs[1]) != 0)
+            || key->q_plain == NULL || key->pm2 == NULL || key->qm2 == NULL) {
+            no_memory(key, "CRT values");
             goto end;
+        }
+        if (ctbn_mont_init(key->mont_p, prime[0], limbs[0]) != 0
+            || ctbn_mont_init(key->mont_q, prime[1], limbs[1]) != 0) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "a factor is not a valid modulus");
+            goto end;
+        }
         load(coeff, limbs[0], nums->coeffs[0]);
         ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
         ctbn_copy(key->q_plain, prime[1], limbs[1]);
@@ -358,7 +391,7 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     }
     key->d = limbs_new(key->nlimbs);
     if (key->d == NULL)
-        return 0;
+        return no_memory(key, "private exponent");
     if (!load(key->d, key->nlimbs, nums->d) || !ctbn_lt(key->d, key->mont_n->m, key->nlimbs)
         || ctbn_is_zero(key->d, key->nlimbs)) {
         CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
