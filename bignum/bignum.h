@@ -161,13 +161,29 @@ typedef struct ctbn_mont {
     size_t n;                     /* limb count (public) */
     size_t bits;                  /* bit length of m (public, the announced length) */
     ctbn_limb m0inv;              /* -m^-1 mod 2^64 */
-    ctbn_limb m[CTBN_MAX_LIMBS];  /* the odd modulus */
-    ctbn_limb rr[CTBN_MAX_LIMBS]; /* R^2 mod m */
-    ctbn_limb one[CTBN_MAX_LIMBS];/* R mod m: 1 in Montgomery form */
+    ctbn_limb *m;                 /* the odd modulus (n limbs, in storage) */
+    ctbn_limb *rr;                /* R^2 mod m (n limbs, in storage) */
+    ctbn_limb *one;               /* R mod m: 1 in Montgomery form (n limbs, in storage) */
+    ctbn_limb storage[];          /* 3n limbs: m, rr, one */
 } ctbn_mont;
 
 /*
- * Set up ctx for the odd modulus m (n limbs, 1 <= n <= CTBN_MAX_LIMBS, m > 1). R^2 mod m is
+ * Bytes of a context for an n-limb modulus: the struct and its 3n limbs, so that a key holds
+ * contexts sized to its own moduli (a 1024-bit prime's context is 456 bytes, not 6 KB).
+ * m, rr and one point into the context itself: a context MUST NOT be copied with memcpy
+ * (build another with ctbn_mont_init).
+ */
+#define CTBN_MONT_BYTES(n) (sizeof(ctbn_mont) + 3 * (size_t)(n) * sizeof(ctbn_limb))
+
+/* A context with room for any modulus, for workspaces and tests (ctx is the context). */
+typedef struct ctbn_mont_max {
+    ctbn_mont ctx;
+    ctbn_limb room[3 * CTBN_MAX_LIMBS];
+} ctbn_mont_max;
+
+/*
+ * Set up ctx, which MUST have room for CTBN_MONT_BYTES(n) bytes (see above), for the odd
+ * modulus m (n limbs, 1 <= n <= CTBN_MAX_LIMBS, m > 1). R^2 mod m is
  * computed by modular doublings up to R*2^n mod m followed by six Montgomery squarings
  * (2^6 * n = 64 n), without a long division.
  * Returns 0 on success, -1 if m is even, zero or one, or n is out of range.

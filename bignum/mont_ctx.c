@@ -23,6 +23,9 @@ int ctbn_mont_init(ctbn_mont *ctx, const ctbn_limb *m, size_t n)
 
     ctx->n = n;
     ctx->bits = bits;
+    ctx->m = ctx->storage;
+    ctx->rr = ctx->storage + n;
+    ctx->one = ctx->storage + 2 * n;
     ctbn_copy(ctx->m, m, n);
     ctx->m0inv = neg_inverse64(m[0]);
 

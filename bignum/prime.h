@@ -210,7 +210,7 @@ typedef struct ctbn_prime_req {
 /* Workspace of ctbn_prime_gen: about 200 KB, allocate it (zeroed) and wipe it after use. */
 typedef struct ctbn_prime_ws {
     ctbn_sieve sieve;
-    ctbn_mont mont;
+    ctbn_mont_max mont;
     ctbn_mr mr;
     ctbn_limb cand[CTBN_PRIME_MAX_LIMBS + 1];
     ctbn_limb base[CTBN_PRIME_MAX_LIMBS + 2];

@@ -26,20 +26,35 @@ CTRSA_KEY *ctrsa_key_new(CTRSA_PROVCTX *prov)
     return key;
 }
 
+/* A Montgomery context sized to its modulus (CTBN_MONT_BYTES), zeroed; NULL on failure. */
+static ctbn_mont *mont_new(size_t limbs)
+{
+    return OPENSSL_zalloc(CTBN_MONT_BYTES(limbs));
+}
+
+/* Wipe and free a context from mont_new (its size is read from it: n is set by init, and a
+ * context that never reached init is all zeros, so n = 0 wipes just the struct). */
+static void mont_free(ctbn_mont *ctx)
+{
+    if (ctx != NULL)
+        OPENSSL_clear_free(ctx, CTBN_MONT_BYTES(ctx->n));
+}
+
+/* Limbs of the CRT secrets block: dP, qInv in Montgomery form (plimbs each), dQ (qlimbs). */
+static size_t crt_secret_limbs(const CTRSA_KEY *key)
+{
+    return 2 * key->plimbs + key->qlimbs;
+}
+
 /* Free every number of the key (public and private), wiping secrets. Locks stay. */
 static void key_clear(CTRSA_KEY *key)
 {
-    OPENSSL_clear_free(key->mont_n, sizeof(ctbn_mont));
+    mont_free(key->mont_n);
     OPENSSL_free(key->e);
-    OPENSSL_clear_free(key->d, key->nlimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->mont_p, sizeof(ctbn_mont));
-    OPENSSL_clear_free(key->mont_q, sizeof(ctbn_mont));
-    OPENSSL_clear_free(key->dp, key->plimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->dq, key->qlimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->qinv_mont, key->plimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->q_plain, key->qlimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->pm2, key->plimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->qm2, key->qlimbs * sizeof(ctbn_limb));
+    OPENSSL_clear_free(key->d, key->d ? key->nlimbs * sizeof(ctbn_limb) : 0);
+    mont_free(key->mont_p);
+    mont_free(key->mont_q);
+    OPENSSL_clear_free(key->crt_secrets, key->crt_secrets ? crt_secret_limbs(key) * sizeof(ctbn_limb) : 0);
     OPENSSL_clear_free(key->numbers_blob, key->numbers_blob_len);
 }
 
@@ -172,12 +187,7 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         return 0;
     }
     key->nlimbs = CTBN_LIMBS(8 * n.len);
-    key->mont_n = OPENSSL_zalloc(sizeof(ctbn_mont));
     ctbn_limb nl[CTBN_MAX_LIMBS];
-    if (key->mont_n == NULL) {
-        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "Montgomery context");
-        return 0;
-    }
     load(nl, key->nlimbs, n);
     key->bits = ctbn_bitlen_vartime(nl, key->nlimbs);
     key->nlimbs = CTBN_LIMBS(key->bits);
@@ -185,6 +195,11 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     if (key->bits < CTRSA_MIN_BITS) {
         CTRSA_RAISE(prov, CTRSA_R_KEY_TOO_SMALL, "n has %zu bits, at least %d are needed",
                     key->bits, CTRSA_MIN_BITS);
+        return 0;
+    }
+    key->mont_n = mont_new(key->nlimbs);
+    if (key->mont_n == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "Montgomery context");
         return 0;
     }
     if ((nl[0] & 1) == 0 || ctbn_mont_init(key->mont_n, nl, key->nlimbs) != 0) {
@@ -195,16 +210,21 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e is larger than n");
         return 0;
     }
-    key->en = CTBN_LIMBS(8 * e.len);
-    key->e = limbs_new(key->nlimbs);
-    if (key->e == NULL)
-        return 0;
-    load(key->e, key->nlimbs, e);
-    if ((key->e[0] & 1) == 0 || ctbn_bitlen_vartime(key->e, key->nlimbs) < 2
-        || !ctbn_lt(key->e, nl, key->nlimbs)) {
+    /* e is checked at n's length, then kept at its own (en limbs, one for 65537). */
+    ctbn_limb el[CTBN_MAX_LIMBS];
+    load(el, key->nlimbs, e);
+    if ((el[0] & 1) == 0 || ctbn_bitlen_vartime(el, key->nlimbs) < 2
+        || !ctbn_lt(el, nl, key->nlimbs)) {
         CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e must be odd, greater than 1 and less than n");
         return 0;
     }
+    key->en = CTBN_LIMBS(ctbn_bitlen_vartime(el, key->nlimbs));
+    key->e = limbs_new(key->en);
+    if (key->e == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "public exponent");
+        return 0;
+    }
+    ctbn_copy(key->e, el, key->en);
     key->has_public = 1;
     return 1;
 }
@@ -293,12 +313,12 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         ctbn_zero(pm1, nl);
         ctbn_copy(pm1, prime[i], limbs[i]);
         ctbn_sub(pm1, pm1, one, 1); /* prime is odd: no borrow past the first limb */
-        if (!product_is_one_mod(key->e, key->nlimbs, exp[i], limbs[i], pm1, limbs[i])) {
+        if (!product_is_one_mod(key->e, key->en, exp[i], limbs[i], pm1, limbs[i])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e * d%zu != 1 mod (factor%zu - 1)", i + 1,
                         i + 1);
             goto end;
         }
-        if (!product_is_one_mod(key->e, key->nlimbs, d, nl, pm1, limbs[i])) {
+        if (!product_is_one_mod(key->e, key->en, d, nl, pm1, limbs[i])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e * d != 1 mod lambda(n)");
             goto end;
         }
@@ -311,29 +331,25 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         key->qlimbs = limbs[1];
         key->pbits = bits[0];
         key->qbits = bits[1];
-        key->mont_p = OPENSSL_zalloc(sizeof(ctbn_mont));
-        key->mont_q = OPENSSL_zalloc(sizeof(ctbn_mont));
-        key->qinv_mont = limbs_new(limbs[0]);
-        key->q_plain = limbs_new(limbs[1]);
-        key->pm2 = limbs_new(limbs[0]);
-        key->qm2 = limbs_new(limbs[1]);
-        if (key->mont_p == NULL || key->mont_q == NULL || key->qinv_mont == NULL
-            || key->q_plain == NULL || key->pm2 == NULL || key->qm2 == NULL
-            || ctbn_mont_init(key->mont_p, prime[0], limbs[0]) != 0
-            || ctbn_mont_init(key->mont_q, prime[1], limbs[1]) != 0)
+        key->mont_p = mont_new(limbs[0]);
+        key->mont_q = mont_new(limbs[1]);
+        key->crt_secrets = limbs_new(crt_secret_limbs(key));
+        if (key->mont_p == NULL || key->mont_q == NULL || key->crt_secrets == NULL) {
+            CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "CRT numbers");
             goto end;
+        }
+        if (ctbn_mont_init(key->mont_p, prime[0], limbs[0]) != 0
+            || ctbn_mont_init(key->mont_q, prime[1], limbs[1]) != 0) {
+            CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "a factor is not a valid modulus");
+            goto end;
+        }
+        key->dp = key->crt_secrets;
+        key->qinv_mont = key->dp + limbs[0];
+        key->dq = key->qinv_mont + limbs[0];
         load(coeff, limbs[0], nums->coeffs[0]);
         ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
-        ctbn_copy(key->q_plain, prime[1], limbs[1]);
-        /* p - 2 and q - 2 (primes > 3, odd: no borrow past the first limb). */
-        ctbn_limb two[1] = {2};
-        ctbn_copy(key->pm2, prime[0], limbs[0]);
-        ctbn_sub(key->pm2, key->pm2, two, 1);
-        ctbn_copy(key->qm2, prime[1], limbs[1]);
-        ctbn_sub(key->qm2, key->qm2, two, 1);
-        key->dp = exp[0];
-        key->dq = exp[1];
-        exp[0] = exp[1] = NULL;
+        ctbn_copy(key->dp, exp[0], limbs[0]);
+        ctbn_copy(key->dq, exp[1], limbs[1]);
     }
     ok = 1;
 end:
@@ -366,6 +382,12 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     }
     if (nums->nprimes >= 2 && !set_factors(key, nums, key->d))
         return 0;
+    if (key->crt) {
+        /* The CRT path never uses d: export, match and the implicit-rejection hash read it
+         * from the numbers kept for export (key_load_d). */
+        OPENSSL_clear_free(key->d, key->nlimbs * sizeof(ctbn_limb));
+        key->d = NULL;
+    }
     key->scratch_limbs = ctrsa_key_private_scratch_limbs(key);
     key->has_private = 1;
     return 1;
@@ -448,6 +470,12 @@ int ctrsa_key_security_bits(const CTRSA_KEY *key)
     return s;
 }
 
+/* d (nlimbs limbs) from the numbers kept for export. CT: only the key's lengths leak. */
+static void key_load_d(const CTRSA_KEY *key, ctbn_limb *d)
+{
+    load(d, key->nlimbs, key->numbers.d);
+}
+
 int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private)
 {
     const ctrsa_key_numbers *x = &a->numbers, *y = &b->numbers;
@@ -460,7 +488,13 @@ int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private)
         return 1;
     if (!a->has_private || !b->has_private)
         return 0;
-    return ctbn_eq(a->d, b->d, a->nlimbs) != 0;
+    ctbn_limb da[CTBN_MAX_LIMBS], db[CTBN_MAX_LIMBS];
+    key_load_d(a, da);
+    key_load_d(b, db);
+    int same = ctbn_eq(da, db, a->nlimbs) != 0;
+    OPENSSL_cleanse(da, a->nlimbs * sizeof(ctbn_limb));
+    OPENSSL_cleanse(db, b->nlimbs * sizeof(ctbn_limb));
+    return same;
 }
 
 CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
@@ -522,7 +556,10 @@ int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32])
         EVP_MD *sha256 = EVP_MD_fetch(key->prov->libctx, "SHA2-256", NULL);
         unsigned int len = 0;
         if (dk != NULL && sha256 != NULL) {
-            ctbn_to_bytes(dk, key->k, key->d, key->nlimbs);
+            ctbn_limb d[CTBN_MAX_LIMBS];
+            key_load_d(key, d);
+            ctbn_to_bytes(dk, key->k, d, key->nlimbs);
+            OPENSSL_cleanse(d, key->nlimbs * sizeof(ctbn_limb));
             key->d_hash_ready = EVP_Digest(dk, key->k, key->d_hash, &len, sha256, NULL) == 1;
         }
         EVP_MD_free(sha256);

@@ -91,7 +91,7 @@ static int same(const ctbn_limb *x, const ctbn_limb *y, size_t n)
  * marked secret. */
 static ctbn_mont *secret_ctx_new(size_t bits)
 {
-    ctbn_mont *ctx = malloc(sizeof(*ctx));
+    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
     size_t n = CTBN_LIMBS(bits);
     ctbn_limb *m = alloc_limbs(n);
     if (ctx == NULL)
@@ -251,7 +251,7 @@ static int case_mod_add_sub(void)
 static int case_mont_init_secret_prime(void)
 {
     int rc = 0;
-    ctbn_mont *pub = malloc(sizeof(*pub)), *sec = malloc(sizeof(*sec));
+    ctbn_mont *pub = malloc(sizeof(ctbn_mont_max)), *sec = malloc(sizeof(ctbn_mont_max));
     if (pub == NULL || sec == NULL)
         abort();
     for (size_t i = 0; i < N_PRIMES; i++) {
@@ -390,7 +390,7 @@ static int case_mod_any(void)
 static int modexp_one(size_t bits, size_t e_bits, size_t e_true_bits)
 {
     size_t n = CTBN_LIMBS(bits), en = CTBN_LIMBS(e_bits);
-    ctbn_mont *ctx = malloc(sizeof(*ctx));
+    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
     ctbn_limb *m = alloc_limbs(n), *b = alloc_limbs(n), *e = alloc_limbs(en);
     ctbn_limb *r = alloc_limbs(n), *want = alloc_limbs(n);
     ctbn_limb *scratch = alloc_limbs(CTBN_MODEXP_SCRATCH(n));
@@ -439,7 +439,7 @@ static int case_modexp2_ct(void)
 {
     int rc = 0;
     size_t n1 = CTBN_LIMBS(1024), n2 = CTBN_LIMBS(1000);
-    ctbn_mont *c1 = malloc(sizeof(*c1)), *c2 = malloc(sizeof(*c2));
+    ctbn_mont *c1 = malloc(sizeof(ctbn_mont_max)), *c2 = malloc(sizeof(ctbn_mont_max));
     ctbn_limb *m1 = alloc_limbs(n1), *m2 = alloc_limbs(n2);
     ctbn_limb *b1 = alloc_limbs(n1), *b2 = alloc_limbs(n2), *e1 = alloc_limbs(n1);
     ctbn_limb *e2 = alloc_limbs(n2), *r1 = alloc_limbs(n1), *r2 = alloc_limbs(n2);
@@ -488,7 +488,7 @@ static int case_modexp_public_secret_base(void)
     int rc = 0;
     for (size_t s = 0; s < N_SIZES; s++) {
         size_t n = CTBN_LIMBS(mod_bits[s]);
-        ctbn_mont *ctx = malloc(sizeof(*ctx));
+        ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
         ctbn_limb *m = alloc_limbs(n), *b = alloc_limbs(n), *r = alloc_limbs(n);
         ctbn_limb *want = alloc_limbs(n), *scratch = alloc_limbs(CTBN_MODEXP_SCRATCH(n));
         ctbn_limb e[1] = { 65537 };
@@ -522,7 +522,7 @@ static int case_mod_inverse_ct(void)
         size_t n = CTBN_LIMBS(mod_bits[s]);
         ctbn_limb *m = alloc_limbs(n), *a = alloc_limbs(n), *r = alloc_limbs(n);
         ctbn_limb *scratch = alloc_limbs(CTBN_INVERSE_SCRATCH(n));
-        ctbn_mont *ctx = malloc(sizeof(*ctx));
+        ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
         if (ctx == NULL)
             abort();
         for (int kind = 0; kind < 3; kind++) {

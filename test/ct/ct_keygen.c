@@ -43,7 +43,7 @@ static int ct_sieve_and_mr(void)
     static const int sizes[] = { 512, 1024, 1536 };
     int rc = 0;
     ctbn_sieve *sieve = malloc(sizeof(*sieve));
-    ctbn_mont *mont = malloc(sizeof(*mont));
+    ctbn_mont *mont = malloc(sizeof(ctbn_mont_max));
     ctbn_mr *mr = malloc(sizeof(*mr));
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && rc == 0; s++) {
         size_t n = CTBN_LIMBS(sizes[s]);

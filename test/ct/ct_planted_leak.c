@@ -30,7 +30,7 @@ static void leaky_modexp(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
 static int case_leaky_modexp(void)
 {
     size_t bits = 512, n = CTBN_LIMBS(bits);
-    ctbn_mont *ctx = malloc(sizeof(*ctx));
+    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
     ctbn_limb *m = calloc(n, LB), *b = calloc(n, LB), *e = calloc(n, LB);
     ctbn_limb *r = calloc(n, LB), *want = calloc(n, LB), *tmp = calloc(n, LB);
     ctbn_limb *scratch = calloc(CTBN_MODEXP_SCRATCH(n), LB);
