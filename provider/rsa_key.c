@@ -55,7 +55,7 @@ static void key_clear(CTRSA_KEY *key)
     mont_free(key->mont_p);
     mont_free(key->mont_q);
     OPENSSL_clear_free(key->crt_secrets, key->crt_secrets ? crt_secret_limbs(key) * sizeof(ctbn_limb) : 0);
-    OPENSSL_clear_free(key->numbers_blob, key->numbers_blob_len);
+    OPENSSL_clear_free(key->factors, key->factors_len);
 }
 
 /* Release the key's locks and blinding pairs (the slots' buffers are wiped). */
@@ -136,19 +136,28 @@ static int product_is_one_mod(const ctbn_limb *a, size_t an, const ctbn_limb *b,
     return ok;
 }
 
-/* Copy every number into one blob and point key->numbers into it. */
-static int keep_numbers(CTRSA_KEY *key, const ctrsa_key_numbers *in)
+/*
+ * Keys of three to five primes run on d; their factors, exponents and coefficients are kept
+ * only for export, as imported, in one allocation: the numbers struct followed by the bytes.
+ * Two-prime keys export from their working numbers instead (ctrsa_key_get_numbers).
+ */
+static int keep_factors(CTRSA_KEY *key, const ctrsa_key_numbers *in)
 {
-    const ctrsa_num *src[3 + 3 * CTRSA_MAX_PRIMES];
-    ctrsa_num *dst[3 + 3 * CTRSA_MAX_PRIMES];
-    size_t count = 0, total = 0;
-    ctrsa_key_numbers *out = &key->numbers;
-    memset(out, 0, sizeof(*out));
+    size_t total = sizeof(ctrsa_key_numbers);
+    for (size_t i = 0; i < in->nprimes; i++)
+        total += in->primes[i].len + in->exps[i].len
+                 + (i + 1 < in->nprimes ? in->coeffs[i].len : 0);
+    uint8_t *blob = OPENSSL_zalloc(total);
+    if (blob == NULL)
+        return 0;
+    ctrsa_key_numbers *out = (ctrsa_key_numbers *)blob;
+    uint8_t *w = blob + sizeof(*out);
     out->nprimes = in->nprimes;
-#define KEEP(field) do { src[count] = &in->field; dst[count] = &out->field; count++; } while (0)
-    KEEP(n);
-    KEEP(e);
-    KEEP(d);
+#define KEEP(field) do { \
+        memcpy(w, in->field.p, in->field.len); \
+        out->field = (ctrsa_num){ w, in->field.len }; \
+        w += in->field.len; \
+    } while (0)
     for (size_t i = 0; i < in->nprimes; i++) {
         KEEP(primes[i]);
         KEEP(exps[i]);
@@ -156,20 +165,8 @@ static int keep_numbers(CTRSA_KEY *key, const ctrsa_key_numbers *in)
             KEEP(coeffs[i]);
     }
 #undef KEEP
-    for (size_t i = 0; i < count; i++)
-        total += src[i]->len;
-    key->numbers_blob = OPENSSL_zalloc(total ? total : 1);
-    if (key->numbers_blob == NULL)
-        return 0;
-    key->numbers_blob_len = total ? total : 1;
-    size_t off = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (src[i]->len > 0)
-            memcpy(key->numbers_blob + off, src[i]->p, src[i]->len);
-        dst[i]->p = src[i]->len ? key->numbers_blob + off : NULL;
-        dst[i]->len = src[i]->len;
-        off += src[i]->len;
-    }
+    key->factors = out;
+    key->factors_len = total;
     return 1;
 }
 
@@ -382,12 +379,6 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     }
     if (nums->nprimes >= 2 && !set_factors(key, nums, key->d))
         return 0;
-    if (key->crt) {
-        /* The CRT path never uses d: export, match and the implicit-rejection hash read it
-         * from the numbers kept for export (key_load_d). */
-        OPENSSL_clear_free(key->d, key->nlimbs * sizeof(ctbn_limb));
-        key->d = NULL;
-    }
     key->scratch_limbs = ctrsa_key_private_scratch_limbs(key);
     key->has_private = 1;
     return 1;
@@ -405,7 +396,7 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");
         ok = 0;
     }
-    if (ok && !keep_numbers(fresh, nums)) {
+    if (ok && nums->nprimes > 2 && !keep_factors(fresh, nums)) {
         CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
         ok = 0;
     }
@@ -429,9 +420,63 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     return 1;
 }
 
-void ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
+/* Write x (limbs limbs) as len big-endian bytes at *w, point *num at them, advance *w. */
+static void put(ctrsa_num *num, uint8_t **w, size_t len, const ctbn_limb *x, size_t limbs)
 {
-    *out = key->numbers;
+    ctbn_to_bytes(*w, len, x, limbs);
+    *num = (ctrsa_num){ *w, len };
+    *w += len;
+}
+
+int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!key->has_public)
+        return 1;
+    size_t k = key->k, ebytes = (ctbn_bitlen_vartime(key->e, key->en) + 7) / 8;
+    size_t pb = (key->pbits + 7) / 8, qb = (key->qbits + 7) / 8;
+    size_t total = k + ebytes;
+    if (key->has_private)
+        total += k + (key->crt ? 3 * pb + 2 * qb : 0);
+    out->blob = OPENSSL_zalloc(total);
+    if (out->blob == NULL) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
+        return 0;
+    }
+    out->blob_len = total;
+    uint8_t *w = out->blob;
+    /* Public numbers at their own lengths; secret ones at their announced lengths (n's for
+     * d, the prime's for its exponent and coefficient), leading zeros and all. */
+    put(&out->n, &w, k, key->mont_n->m, key->nlimbs);
+    put(&out->e, &w, ebytes, key->e, key->en);
+    if (!key->has_private)
+        return 1;
+    put(&out->d, &w, k, key->d, key->nlimbs);
+    if (key->crt) {
+        ctbn_limb qinv[CTBN_MAX_LIMBS];
+        ctbn_from_mont(key->mont_p, qinv, key->qinv_mont);
+        out->nprimes = 2;
+        put(&out->primes[0], &w, pb, key->mont_p->m, key->plimbs);
+        put(&out->primes[1], &w, qb, key->mont_q->m, key->qlimbs);
+        put(&out->exps[0], &w, pb, key->dp, key->plimbs);
+        put(&out->exps[1], &w, qb, key->dq, key->qlimbs);
+        put(&out->coeffs[0], &w, pb, qinv, key->plimbs);
+        OPENSSL_cleanse(qinv, key->plimbs * sizeof(ctbn_limb));
+    } else if (key->factors != NULL) {
+        const ctrsa_key_numbers *f = key->factors;
+        out->nprimes = f->nprimes;
+        memcpy(out->primes, f->primes, sizeof(out->primes));
+        memcpy(out->exps, f->exps, sizeof(out->exps));
+        memcpy(out->coeffs, f->coeffs, sizeof(out->coeffs));
+    }
+    return 1;
+}
+
+void ctrsa_key_numbers_clear(ctrsa_key_numbers *nums)
+{
+    if (nums->blob != NULL)
+        OPENSSL_clear_free(nums->blob, nums->blob_len);
+    memset(nums, 0, sizeof(*nums));
 }
 
 int ctrsa_key_has_public(const CTRSA_KEY *key) { return key != NULL && key->has_public; }
@@ -470,31 +515,19 @@ int ctrsa_key_security_bits(const CTRSA_KEY *key)
     return s;
 }
 
-/* d (nlimbs limbs) from the numbers kept for export. CT: only the key's lengths leak. */
-static void key_load_d(const CTRSA_KEY *key, ctbn_limb *d)
-{
-    load(d, key->nlimbs, key->numbers.d);
-}
-
 int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private)
 {
-    const ctrsa_key_numbers *x = &a->numbers, *y = &b->numbers;
     if (!a->has_public || !b->has_public)
         return 0;
-    if (x->n.len != y->n.len || memcmp(x->n.p, y->n.p, x->n.len) != 0
-        || x->e.len != y->e.len || memcmp(x->e.p, y->e.p, x->e.len) != 0)
+    /* n and e are public and kept without leading zero limbs: lengths, then values. */
+    if (a->nlimbs != b->nlimbs || a->en != b->en
+        || !ctbn_eq(a->mont_n->m, b->mont_n->m, a->nlimbs) || !ctbn_eq(a->e, b->e, a->en))
         return 0;
     if (!want_private)
         return 1;
     if (!a->has_private || !b->has_private)
         return 0;
-    ctbn_limb da[CTBN_MAX_LIMBS], db[CTBN_MAX_LIMBS];
-    key_load_d(a, da);
-    key_load_d(b, db);
-    int same = ctbn_eq(da, db, a->nlimbs) != 0;
-    OPENSSL_cleanse(da, a->nlimbs * sizeof(ctbn_limb));
-    OPENSSL_cleanse(db, b->nlimbs * sizeof(ctbn_limb));
-    return same;
+    return ctbn_eq(a->d, b->d, a->nlimbs) != 0;
 }
 
 CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
@@ -506,14 +539,24 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
     copy->is_pss = key->is_pss;
     if (!key->has_public)
         return copy;
-    ctrsa_key_numbers nums = key->numbers;
+    ctrsa_key_numbers nums;
+    if (!ctrsa_key_get_numbers(key, &nums)) {
+        ctrsa_key_free(copy);
+        return NULL;
+    }
     if (!with_private) {
         ctrsa_num n = nums.n, e = nums.e;
+        uint8_t *blob = nums.blob;
+        size_t blob_len = nums.blob_len;
         memset(&nums, 0, sizeof(nums));
         nums.n = n;
         nums.e = e;
+        nums.blob = blob;
+        nums.blob_len = blob_len;
     }
-    if (!ctrsa_key_set(copy, &nums)) {
+    int ok = ctrsa_key_set(copy, &nums);
+    ctrsa_key_numbers_clear(&nums);
+    if (!ok) {
         ctrsa_key_free(copy);
         return NULL;
     }
@@ -556,10 +599,7 @@ int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32])
         EVP_MD *sha256 = EVP_MD_fetch(key->prov->libctx, "SHA2-256", NULL);
         unsigned int len = 0;
         if (dk != NULL && sha256 != NULL) {
-            ctbn_limb d[CTBN_MAX_LIMBS];
-            key_load_d(key, d);
-            ctbn_to_bytes(dk, key->k, d, key->nlimbs);
-            OPENSSL_cleanse(d, key->nlimbs * sizeof(ctbn_limb));
+            ctbn_to_bytes(dk, key->k, key->d, key->nlimbs);
             key->d_hash_ready = EVP_Digest(dk, key->k, key->d_hash, &len, sha256, NULL) == 1;
         }
         EVP_MD_free(sha256);

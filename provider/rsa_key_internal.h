@@ -43,17 +43,17 @@ struct ctrsa_key {
     /* Private part (secret values). */
     int has_private;
     int crt;                 /* two primes with dP, dQ, qInv: the CRT path */
-    ctbn_limb *d;            /* nlimbs; only when !crt (else read from numbers.d) */
+    ctbn_limb *d;            /* nlimbs */
     ctbn_mont *mont_p, *mont_q;   /* crt only, each sized to its prime (CTBN_MONT_BYTES) */
     ctbn_limb *crt_secrets;  /* one allocation holding dp, qinv_mont, dq; crt only */
     ctbn_limb *dp, *dq;      /* plimbs, qlimbs, in crt_secrets */
     ctbn_limb *qinv_mont;    /* qInv * R mod p (Montgomery form), plimbs, in crt_secrets */
     size_t plimbs, qlimbs, pbits, qbits;
 
-    /* The numbers as imported, big-endian without leading zeros, for export. */
-    uint8_t *numbers_blob;   /* one allocation holding every number below; wiped on free */
-    size_t numbers_blob_len;
-    ctrsa_key_numbers numbers;
+    /* Keys of 3 to 5 primes: their factors, exponents and coefficients as imported, for
+     * export only (one allocation, factors_len bytes, wiped on free); NULL otherwise. */
+    ctrsa_key_numbers *factors;
+    size_t factors_len;
 
     /* Blinding cache: CTRSA_BLINDING_SLOTS slots, allocated at the first private operation
      * (a key that only verifies pays nothing). scratch_limbs is the private operation's
