@@ -126,6 +126,7 @@ typedef struct ctbn_mr {
     ctbn_limb a;                       /* w - 1 = 2^a * m, m odd (secret) */
     ctbn_limb m[CTBN_MAX_LIMBS];       /* (secret) */
     ctbn_limb minus_one[CTBN_MAX_LIMBS];  /* w - 1 in Montgomery form: w - (R mod w) */
+    ctbn_limb one[CTBN_MAX_LIMBS];        /* 1 in Montgomery form: R mod w */
 } ctbn_mr;
 
 /*

@@ -625,7 +625,9 @@ static void check_mont_init(struct modulus *md)
     expect_limbs_eq("ctx->m", ctx->m, md->m, n);
     /* m0inv * m[0] = -1 mod 2^64 */
     expect_word("m0inv * m[0]", ctx->m0inv * md->m[0], ONES);
-    expect_limbs_bn("ctx->one (R mod m)", ctx->one, n, md->r_mod_m);
+    ctbn_limb one[CTBN_MAX_LIMBS];
+    ctbn_mont_one(ctx, one);
+    expect_limbs_bn("ctbn_mont_one (R mod m)", one, n, md->r_mod_m);
     BN_mod_sqr(rr, md->r_mod_m, md->bm, bctx);
     expect_limbs_bn("ctx->rr (R^2 mod m)", ctx->rr, n, rr);
     BN_free(rr);

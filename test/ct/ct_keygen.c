@@ -56,7 +56,6 @@ static int ct_sieve_and_mr(void)
         ct_secret(p, n * LB);
         ct_secret(mont->m, n * LB);
         ct_secret(mont->rr, n * LB);
-        ct_secret(mont->one, n * LB);
         ct_secret(&mont->m0inv, sizeof(mont->m0inv));
 
         ctbn_mask pass = ctbn_sieve_screen(sieve, p);
@@ -88,7 +87,6 @@ static int ct_sieve_and_mr(void)
                 abort();
             ct_secret(mont->m, n * LB);
             ct_secret(mont->rr, n * LB);
-            ct_secret(mont->one, n * LB);
             ctbn_mr_init(mr, mont, CTBN_MR_KEYGEN_MAX_TWOS);
             pass = ctbn_mr_round_base2(mr, scratch) & ctbn_mr_round(mr, b, scratch);
             ct_public(&pass, sizeof(pass));

@@ -16,9 +16,8 @@
 static void leaky_modexp(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                          const ctbn_limb *e, size_t e_bits, ctbn_limb *tmp)
 {
-    size_t n = ctx->n;
     ctbn_to_mont(ctx, tmp, b);
-    ctbn_copy(r, ctx->one, n);
+    ctbn_mont_one(ctx, r);
     for (size_t i = e_bits; i-- > 0;) {
         ctbn_mont_sqr(ctx, r, r);
         if ((e[i / 64] >> (i % 64)) & 1) /* the leak */

@@ -50,7 +50,6 @@ static void mark_mont_secret(const ctbn_mont *m)
 {
     ct_secret(m->m, m->n * sizeof(ctbn_limb));
     ct_secret(m->rr, m->n * sizeof(ctbn_limb));
-    ct_secret(m->one, m->n * sizeof(ctbn_limb));
     ct_secret(&m->m0inv, sizeof(m->m0inv));
 }
 
