@@ -266,7 +266,7 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
         return 0;
     if (!ctrsa_pss_get_params(pss, params))
         return 0;
-    if (has_public) {
+    if (has_public && ctrsa_param_numbers_wanted(params)) {
         ctrsa_key_numbers nums;
         int ok;
 
