@@ -107,7 +107,7 @@ static void fixture_init(struct fixture *f, size_t bits)
         !BN_to_montgomery(f->bb_m, f->bb, f->mont, f->bctx))
         die("BN_MONT_CTX_set");
 
-    f->ctx = malloc(sizeof(ctbn_mont));
+    f->ctx = malloc(sizeof(ctbn_mont_max));
     f->a = calloc(f->n, sizeof(ctbn_limb));
     f->b = calloc(f->n, sizeof(ctbn_limb));
     f->e = calloc(f->n, sizeof(ctbn_limb));

@@ -59,7 +59,7 @@ static ctbn_mont *make_modulus(size_t n, ctbn_limb *m)
     rand_limbs(m, n);
     m[0] |= 1;
     m[n - 1] |= (ctbn_limb)1 << 63;
-    ctbn_mont *ctx = malloc(sizeof(*ctx));
+    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
     if (ctx == NULL || ctbn_mont_init(ctx, m, n) != 0)
         die("ctbn_mont_init");
     return ctx;

@@ -4,7 +4,7 @@
  *
  * usage: bench_suite [--quick] [--csv FILE] [--against PROVIDER] [--module-dir DIR]
  *                    [--only SECTION[,SECTION...]] [--label TEXT] [--md-level N]
- *   sections: ops, classic, threads, blinding, engine (all by default, in that order)
+ *   sections: ops, classic, threads, blinding, engine, memory (all by default, in that order)
  *   --label: a line for the report's header, e.g. the source commit (bench/run passes it)
  *   --md-level: the level of the report's top heading (1: "#"; 3 to paste under a README's
  *               "## Performance")
@@ -128,7 +128,7 @@ static void usage(const char *prog)
     fprintf(stderr,
             "usage: %s [--quick] [--csv FILE] [--against PROVIDER] [--module-dir DIR]\n"
             "          [--only SECTION[,SECTION...]] [--label TEXT] [--md-level N]\n"
-            "sections: ops, classic, threads, blinding, engine\n",
+            "sections: ops, classic, threads, blinding, engine, memory\n",
             prog);
     exit(2);
 }
@@ -159,12 +159,13 @@ static void self_paths(char *self, size_t size, char *dir, size_t dsize)
 int main(int argc, char **argv)
 {
     static char self[PATH_MAX], bindir[PATH_MAX], modbuf[PATH_MAX];
-    static const char *names[] = { "ops", "classic", "threads", "blinding", "engine" };
+    static const char *names[] = { "ops", "classic", "threads", "blinding", "engine",
+                                   "memory" };
     static void (*const run[])(bs_suite *) = { bs_section_ops, bs_section_classic,
                                                bs_section_threads, bs_section_blinding,
-                                               bs_section_engine };
+                                               bs_section_engine, bs_section_memory };
     enum { NSECTIONS = sizeof(names) / sizeof(names[0]) };
-    int want[NSECTIONS] = { 1, 1, 1, 1, 1 };
+    int want[NSECTIONS] = { 1, 1, 1, 1, 1, 1 };
     const char *csv_path = NULL, *label = NULL;
     double t_start = bu_wall_ns();
     bs_suite suite;

@@ -39,6 +39,8 @@ void bs_section_threads(bs_suite *suite);
 void bs_section_blinding(bs_suite *suite);
 /* The child's side of 3b: `bench_suite --blinding-child MODULE_DIR`; returns exit status. */
 int bs_blinding_child(const char *module_dir);
+/* 5. Resident memory per key, imported and after one signature, in child processes. */
+void bs_section_memory(bs_suite *suite);
 /* 4. The engine alone: runs bench_engine from bindir and passes its table on. */
 void bs_section_engine(bs_suite *suite);
 

@@ -161,13 +161,28 @@ typedef struct ctbn_mont {
     size_t n;                     /* limb count (public) */
     size_t bits;                  /* bit length of m (public, the announced length) */
     ctbn_limb m0inv;              /* -m^-1 mod 2^64 */
-    ctbn_limb m[CTBN_MAX_LIMBS];  /* the odd modulus */
-    ctbn_limb rr[CTBN_MAX_LIMBS]; /* R^2 mod m */
-    ctbn_limb one[CTBN_MAX_LIMBS];/* R mod m: 1 in Montgomery form */
+    ctbn_limb *m;                 /* the odd modulus (n limbs, in storage) */
+    ctbn_limb *rr;                /* R^2 mod m (n limbs, in storage) */
+    ctbn_limb storage[];          /* 2n limbs: m, rr */
 } ctbn_mont;
 
 /*
- * Set up ctx for the odd modulus m (n limbs, 1 <= n <= CTBN_MAX_LIMBS, m > 1). R^2 mod m is
+ * Bytes of a context for an n-limb modulus: the struct and its 2n limbs, so that a key holds
+ * contexts sized to its own moduli (a 1024-bit prime's context is 304 bytes, not 6 KB).
+ * m and rr point into the context itself: a context MUST NOT be copied with memcpy (build
+ * another with ctbn_mont_init).
+ */
+#define CTBN_MONT_BYTES(n) (sizeof(ctbn_mont) + 2 * (size_t)(n) * sizeof(ctbn_limb))
+
+/* A context with room for any modulus, for workspaces and tests (ctx is the context). */
+typedef struct ctbn_mont_max {
+    ctbn_mont ctx;
+    ctbn_limb room[2 * CTBN_MAX_LIMBS];
+} ctbn_mont_max;
+
+/*
+ * Set up ctx, which MUST have room for CTBN_MONT_BYTES(n) bytes (see above), for the odd
+ * modulus m (n limbs, 1 <= n <= CTBN_MAX_LIMBS, m > 1). R^2 mod m is
  * computed by modular doublings up to R*2^n mod m followed by six Montgomery squarings
  * (2^6 * n = 64 n), without a long division.
  * Returns 0 on success, -1 if m is even, zero or one, or n is out of range.
@@ -175,6 +190,10 @@ typedef struct ctbn_mont {
  * CT: only n and the bit length of m leak (the checks on m are public failure reasons).
  */
 int ctbn_mont_init(ctbn_mont *ctx, const ctbn_limb *m, size_t n);
+
+/* r (ctx->n limbs) := R mod m, 1 in Montgomery form (one Montgomery multiplication, so a
+ * context need not keep it). CT: only n leaks. */
+void ctbn_mont_one(const ctbn_mont *ctx, ctbn_limb *r);
 
 /*
  * r := a * b * R^-1 mod m, fully reduced (r < m).

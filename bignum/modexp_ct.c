@@ -54,7 +54,7 @@ void ctbn_modexp_ct_generic(const ctbn_backend *be, const ctbn_mont *ctx, ctbn_l
     size_t elimbs = CTBN_LIMBS(e_bits);
 
     /* table[i] = b^i in Montgomery form. */
-    ctbn_copy(table, ctx->one, n);
+    ctbn_mont_one(ctx, table);
     be->mont_mul(ctx, table + n, b, ctx->rr);
     for (size_t i = 2; i < count; i++) {
         if (i % 2 == 0)
@@ -65,7 +65,7 @@ void ctbn_modexp_ct_generic(const ctbn_backend *be, const ctbn_mont *ctx, ctbn_l
 
     size_t windows = (e_bits + w - 1) / w;
     if (windows == 0) {
-        ctbn_copy(acc, ctx->one, n);
+        ctbn_copy(acc, table, n);
     } else {
         ct_table_gather(acc, table, count, n, ctbn_exp_window(e, elimbs, (windows - 1) * w, w));
         for (size_t k = windows - 1; k-- > 0;) {

@@ -23,6 +23,8 @@ int ctbn_mont_init(ctbn_mont *ctx, const ctbn_limb *m, size_t n)
 
     ctx->n = n;
     ctx->bits = bits;
+    ctx->m = ctx->storage;
+    ctx->rr = ctx->storage + n;
     ctbn_copy(ctx->m, m, n);
     ctx->m0inv = neg_inverse64(m[0]);
 
@@ -43,10 +45,10 @@ int ctbn_mont_init(ctbn_mont *ctx, const ctbn_limb *m, size_t n)
     }
     for (int k = 0; k < 6; k++)
         ctbn_mont_sqr(ctx, x, x);
-
-    /* R mod m = MontMul(R^2, 1). */
-    uint64_t one[CTBN_MAX_LIMBS];
-    ctbn_set_u64(one, n, 1);
-    ctbn_mont_mul(ctx, ctx->one, ctx->rr, one);
     return 0;
+}
+
+void ctbn_mont_one(const ctbn_mont *ctx, ctbn_limb *r)
+{
+    ctbn_from_mont(ctx, r, ctx->rr); /* R^2 * R^-1 = R mod m */
 }

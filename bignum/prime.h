@@ -126,6 +126,7 @@ typedef struct ctbn_mr {
     ctbn_limb a;                       /* w - 1 = 2^a * m, m odd (secret) */
     ctbn_limb m[CTBN_MAX_LIMBS];       /* (secret) */
     ctbn_limb minus_one[CTBN_MAX_LIMBS];  /* w - 1 in Montgomery form: w - (R mod w) */
+    ctbn_limb one[CTBN_MAX_LIMBS];        /* 1 in Montgomery form: R mod w */
 } ctbn_mr;
 
 /*
@@ -210,7 +211,7 @@ typedef struct ctbn_prime_req {
 /* Workspace of ctbn_prime_gen: about 200 KB, allocate it (zeroed) and wipe it after use. */
 typedef struct ctbn_prime_ws {
     ctbn_sieve sieve;
-    ctbn_mont mont;
+    ctbn_mont_max mont;
     ctbn_mr mr;
     ctbn_limb cand[CTBN_PRIME_MAX_LIMBS + 1];
     ctbn_limb base[CTBN_PRIME_MAX_LIMBS + 2];

@@ -126,9 +126,9 @@ int ctbn_prime_gen(ctbn_limb *p, const ctbn_prime_req *req, ctbn_prime_ws *ws)
             continue;
 
         /* Miller-Rabin: base 2 first (the cheap round that rejects the composites). */
-        if (ctbn_mont_init(&ws->mont, cand, n) != 0)
+        if (ctbn_mont_init(&ws->mont.ctx, cand, n) != 0)
             return 0;
-        ctbn_mr_init(&ws->mr, &ws->mont, CTBN_MR_KEYGEN_MAX_TWOS);
+        ctbn_mr_init(&ws->mr, &ws->mont.ctx, CTBN_MR_KEYGEN_MAX_TWOS);
         ws->stat_mr++;
         if (!report(req, 0, tested++))
             return 0;

@@ -21,7 +21,8 @@ void ctbn_mr_init(ctbn_mr *mr, const ctbn_mont *mont, size_t max_twos)
     wm1[0] &= ~(ctbn_limb)1;            /* w is odd: w - 1 clears bit 0 */
     mr->a = ctbn_ctz_ct(wm1, n);
     ctbn_rshift_ct(mr->m, wm1, n, mr->a);
-    ctbn_sub(mr->minus_one, mont->m, mont->one, n);
+    ctbn_mont_one(mont, mr->one);
+    ctbn_sub(mr->minus_one, mont->m, mr->one, n);
 }
 
 /* The squaring tail of a round, from z = b^m in Montgomery form (z is overwritten). */
@@ -30,7 +31,7 @@ static ctbn_mask round_tail(const ctbn_mr *mr, ctbn_limb *z)
     /* CT: max_twos - 1 squarings; each comparison is a mask, "j < a" too. */
     const ctbn_mont *mont = mr->mont;
     size_t n = mont->n;
-    ctbn_mask pass = ctbn_eq(z, mont->one, n) | ctbn_eq(z, mr->minus_one, n);
+    ctbn_mask pass = ctbn_eq(z, mr->one, n) | ctbn_eq(z, mr->minus_one, n);
 
     for (size_t j = 1; j < mr->max_twos; j++) {
         ctbn_mont_sqr(mont, z, z);
@@ -50,7 +51,7 @@ ctbn_mask ctbn_mr_round_base2(const ctbn_mr *mr, ctbn_limb *scratch)
     size_t n = mont->n, bits = mont->bits;
     ctbn_limb *z = scratch, *t = scratch + n;
 
-    ctbn_copy(z, mont->one, n);
+    ctbn_copy(z, mr->one, n);
     for (size_t i = bits; i-- > 0;) {
         ctbn_mont_sqr(mont, z, z);
         ctbn_mod_add(t, z, z, mont->m, n);

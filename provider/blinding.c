@@ -1,6 +1,8 @@
 /*
  * The blinding cache: per key, CTRSA_BLINDING_SLOTS pairs (A, Ai) = (r^e, r^-1) mod n in
- * Montgomery form, each with its own lock and scratch space. After each use a pair is
+ * Montgomery form, each with its own lock. The slots are allocated at the key's first
+ * private operation and each pair at the slot's first use, so a key that only verifies pays
+ * nothing for them; the operation's scratch space is the thread's (scratch.c). After each use a pair is
  * squared ((r^2)^e = A^2, (r^2)^-1 = Ai^2: Gutmann's trick, a cost of two Montgomery
  * squarings instead of a modexp and an inverse); after CTRSA_BLINDING_MAX_USES uses, or in
  * a process other than the one that made it (fork), it is replaced by a fresh random pair.
@@ -39,25 +41,47 @@ static void setup(void)
 void ctrsa_blinding_init(CTRSA_KEY *key)
 {
     pthread_once(&setup_once, setup);
+    key->slots = NULL;
+}
+
+/* Wipe and free n slots' pairs and the slots themselves. */
+static void slots_free(ctrsa_blinding_slot *slots, size_t nlimbs)
+{
     for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++) {
-        ctrsa_blinding_slot *slot = &key->slots[i];
-        memset(slot, 0, sizeof(*slot));
-        pthread_mutex_init(&slot->lock, NULL);
+        ctrsa_blinding_slot *slot = &slots[i];
+        OPENSSL_clear_free(slot->A, slot->A ? 2 * nlimbs * sizeof(ctbn_limb) : 0);
+        pthread_mutex_destroy(&slot->lock);
     }
+    OPENSSL_free(slots);
 }
 
 void ctrsa_blinding_free(CTRSA_KEY *key)
 {
-    for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++) {
-        ctrsa_blinding_slot *slot = &key->slots[i];
-        OPENSSL_clear_free(slot->A, slot->A ? key->nlimbs * sizeof(ctbn_limb) : 0);
-        OPENSSL_clear_free(slot->Ai, slot->Ai ? key->nlimbs * sizeof(ctbn_limb) : 0);
-        OPENSSL_clear_free(slot->scratch,
-                           slot->scratch ? key->scratch_limbs * sizeof(ctbn_limb) : 0);
-        slot->A = slot->Ai = slot->scratch = NULL;
-        slot->ready = 0;
-        pthread_mutex_destroy(&slot->lock);
+    if (key->slots != NULL)
+        slots_free(key->slots, key->nlimbs);
+    key->slots = NULL;
+}
+
+/* The key's slots, allocated by the first caller (threads racing here agree on one array:
+ * the losers free theirs). NULL (error raised) on allocation failure. */
+static ctrsa_blinding_slot *slots_get(CTRSA_KEY *key)
+{
+    ctrsa_blinding_slot *slots = __atomic_load_n(&key->slots, __ATOMIC_ACQUIRE);
+    if (slots != NULL)
+        return slots;
+    ctrsa_blinding_slot *fresh = OPENSSL_zalloc(CTRSA_BLINDING_SLOTS * sizeof(*fresh));
+    if (fresh == NULL) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "blinding cache");
+        return NULL;
     }
+    for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++)
+        pthread_mutex_init(&fresh[i].lock, NULL);
+    ctrsa_blinding_slot *expected = NULL;
+    if (__atomic_compare_exchange_n(&key->slots, &expected, fresh, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return fresh;
+    slots_free(fresh, key->nlimbs);
+    return expected;
 }
 
 /*
@@ -75,7 +99,14 @@ static ctbn_mask invert(const CTRSA_KEY *key, ctbn_limb *ri, const ctbn_limb *r,
     if (!key->crt)
         return ctbn_mod_inverse_ct(ri, r, key->mont_n->m, nl, scratch + nl);
     ctbn_limb *rm = scratch + nl, *prod = scratch + 2 * nl, *one = scratch + 3 * nl;
-    ctrsa_key_crt_exp(key, ri, r, key->pm2, key->qm2, scratch + CTRSA_CRT_TEMPS_AT(nl),
+    /* p - 2 and q - 2 (each at most nl limbs; odd primes > 3: no borrow past the first
+     * limb), where rm and prod go once the exponentiation is done. */
+    ctbn_limb *pm2 = scratch + nl, *qm2 = scratch + 2 * nl, two[1] = {2};
+    ctbn_copy(pm2, key->mont_p->m, key->plimbs);
+    ctbn_sub(pm2, pm2, two, 1);
+    ctbn_copy(qm2, key->mont_q->m, key->qlimbs);
+    ctbn_sub(qm2, qm2, two, 1);
+    ctrsa_key_crt_exp(key, ri, r, pm2, qm2, scratch + CTRSA_CRT_TEMPS_AT(nl),
                       scratch + CTRSA_WORK_AT(nl));
     ctbn_to_mont(key->mont_n, rm, r);
     ctbn_mont_mul(key->mont_n, prod, rm, ri); /* r * ri mod n */
@@ -88,27 +119,19 @@ static ctbn_mask invert(const CTRSA_KEY *key, ctbn_limb *ri, const ctbn_limb *r,
  * DRBG as OpenSSL draws its blinding values (what goes on the wire comes from the public
  * one). 1 on success.
  */
-static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
+static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot, ctbn_limb *scratch)
 {
     size_t nl = key->nlimbs, k = key->k;
     if (slot->A == NULL) {
-        /* All or nothing: a slot is either fully allocated or not at all, so that a failed
-         * allocation never leaves a NULL buffer behind a set A for the next refresh. */
-        ctbn_limb *A = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
-        ctbn_limb *Ai = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
-        ctbn_limb *scratch = OPENSSL_zalloc(key->scratch_limbs * sizeof(ctbn_limb));
-        if (A == NULL || Ai == NULL || scratch == NULL) {
-            OPENSSL_free(A); /* zeroed and never used: nothing to wipe */
-            OPENSSL_free(Ai);
-            OPENSSL_free(scratch);
-            CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "blinding cache");
+        /* A and Ai in one allocation: a slot has both or neither. */
+        slot->A = OPENSSL_zalloc(2 * nl * sizeof(ctbn_limb));
+        if (slot->A == NULL) {
+            CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "blinding pair");
             return 0;
         }
-        slot->A = A;
-        slot->Ai = Ai;
-        slot->scratch = scratch;
+        slot->Ai = slot->A + nl;
     }
-    ctbn_limb *r = slot->scratch, *work = slot->scratch + nl;
+    ctbn_limb *r = scratch, *work = scratch + nl;
     uint8_t buf[CTBN_MAX_BITS / 8];
     int ok = 0, drawn = 0;
     for (int attempt = 0; attempt < 8 && !ok; attempt++) {
@@ -128,7 +151,7 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
                 r[i] &= ((uint64_t)1 << (top - lo)) - 1;
         }
         r[0] |= ctbn_is_zero(r, nl) & 1; /* r = 0 would not invert: make it 1 */
-        ctbn_mask invertible = invert(key, slot->Ai, r, slot->scratch);
+        ctbn_mask invertible = invert(key, slot->Ai, r, scratch);
         CTBN_DECLASSIFY(&invertible, sizeof(invertible));
         if (!invertible)
             continue; /* r shares a factor with n: draw again (r is thrown away) */
@@ -138,7 +161,7 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
         ok = 1;
     }
     OPENSSL_cleanse(buf, k);
-    OPENSSL_cleanse(slot->scratch, key->scratch_limbs * sizeof(ctbn_limb));
+    OPENSSL_cleanse(scratch, key->scratch_limbs * sizeof(ctbn_limb));
     if (!ok && drawn == 8)
         CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY,
                     "blinding: no invertible value in 8 draws (a factor of the key is not "
@@ -152,27 +175,29 @@ static int slot_refresh(CTRSA_KEY *key, ctrsa_blinding_slot *slot)
     return 1;
 }
 
-ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key)
+ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key, ctbn_limb *scratch)
 {
     static unsigned next_home;
     static _Thread_local unsigned home = UINT_MAX;
     if (home == UINT_MAX)
         home = __atomic_fetch_add(&next_home, 1, __ATOMIC_RELAXED) % CTRSA_BLINDING_SLOTS;
 
-    ctrsa_blinding_slot *slot = NULL;
+    ctrsa_blinding_slot *slots = slots_get(key), *slot = NULL;
+    if (slots == NULL)
+        return NULL;
     for (unsigned i = 0; i < CTRSA_BLINDING_SLOTS && slot == NULL; i++) {
-        ctrsa_blinding_slot *s = &key->slots[(home + i) % CTRSA_BLINDING_SLOTS];
+        ctrsa_blinding_slot *s = &slots[(home + i) % CTRSA_BLINDING_SLOTS];
         if (pthread_mutex_trylock(&s->lock) == 0)
             slot = s;
     }
     if (slot == NULL) {
-        slot = &key->slots[home];
+        slot = &slots[home];
         pthread_mutex_lock(&slot->lock);
     }
     int stale = !slot->ready || slot->uses >= max_uses
                 || slot->generation != __atomic_load_n(&fork_generation, __ATOMIC_RELAXED)
                 || slot->pid != (long)getpid();
-    if (stale && !slot_refresh(key, slot)) {
+    if (stale && !slot_refresh(key, slot, scratch)) {
         slot->ready = 0;
         pthread_mutex_unlock(&slot->lock);
         return NULL;

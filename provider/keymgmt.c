@@ -278,11 +278,15 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
         return get_failed(key, p);
     if (!ctrsa_pss_get_params(pss, params))
         return 0;
-    if (has_public) {
+    if (has_public && ctrsa_param_numbers_wanted(params)) {
         ctrsa_key_numbers nums;
+        int ok;
 
-        ctrsa_key_get_numbers(key, &nums);
-        if (!ctrsa_param_numbers_get(&nums, params))
+        if (!ctrsa_key_get_numbers(key, &nums))
+            return 0;
+        ok = ctrsa_param_numbers_get(&nums, params);
+        ctrsa_key_numbers_clear(&nums);
+        if (!ok)
             return 0;
     }
     return 1;
@@ -369,18 +373,22 @@ static int km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
             CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "the key is empty: nothing to export");
             return 0;
         }
-        ctrsa_key_get_numbers(key, &nums);
+        if (!ctrsa_key_get_numbers(key, &nums))
+            return 0;
     }
     include_private = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0
                       && ctrsa_key_has_private(key);
     params = ctrsa_param_numbers_array(prov, &nums, include_private, CTRSA_PSS_PARAM_COUNT,
                                        &count);
-    if (params == NULL)
+    if (params == NULL) {
+        ctrsa_key_numbers_clear(&nums);
         return 0;
+    }
     if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0)
         count += ctrsa_pss_export_fill(ctrsa_key_pss(key), params + count);
     ok = cb(params, cbarg);
     ctrsa_param_numbers_free_array(params);
+    ctrsa_key_numbers_clear(&nums);
     return ok;
 }
 

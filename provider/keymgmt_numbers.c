@@ -396,6 +396,14 @@ static int write_number(OSSL_PARAM *p, const ctrsa_num *v, int is_public)
     return 1;
 }
 
+int ctrsa_param_numbers_wanted(const OSSL_PARAM params[])
+{
+    for (size_t i = 0; i < NUMBER_TABLE_SIZE; i++)
+        if (OSSL_PARAM_locate_const(params, number_table[i].name) != NULL)
+            return 1;
+    return 0;
+}
+
 int ctrsa_param_numbers_get(const ctrsa_key_numbers *nums, OSSL_PARAM params[])
 {
     size_t i;

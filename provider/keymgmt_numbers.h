@@ -93,4 +93,8 @@ void ctrsa_param_numbers_free_array(OSSL_PARAM *params);
  */
 int ctrsa_param_numbers_get(const ctrsa_key_numbers *nums, OSSL_PARAM params[]);
 
+/* 1 if params asks for any key number (so that get_params writes the numbers out only
+ * when one is wanted, not for every size or security-bits query). */
+int ctrsa_param_numbers_wanted(const OSSL_PARAM params[]);
+
 #endif

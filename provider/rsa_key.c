@@ -26,21 +26,36 @@ CTRSA_KEY *ctrsa_key_new(CTRSA_PROVCTX *prov)
     return key;
 }
 
+/* A Montgomery context sized to its modulus (CTBN_MONT_BYTES), zeroed; NULL on failure. */
+static ctbn_mont *mont_new(size_t limbs)
+{
+    return OPENSSL_zalloc(CTBN_MONT_BYTES(limbs));
+}
+
+/* Wipe and free a context from mont_new (its size is read from it: n is set by init, and a
+ * context that never reached init is all zeros, so n = 0 wipes just the struct). */
+static void mont_free(ctbn_mont *ctx)
+{
+    if (ctx != NULL)
+        OPENSSL_clear_free(ctx, CTBN_MONT_BYTES(ctx->n));
+}
+
+/* Limbs of the CRT secrets block: dP, qInv in Montgomery form (plimbs each), dQ (qlimbs). */
+static size_t crt_secret_limbs(const CTRSA_KEY *key)
+{
+    return 2 * key->plimbs + key->qlimbs;
+}
+
 /* Free every number of the key (public and private), wiping secrets. Locks stay. */
 static void key_clear(CTRSA_KEY *key)
 {
-    OPENSSL_clear_free(key->mont_n, sizeof(ctbn_mont));
+    mont_free(key->mont_n);
     OPENSSL_free(key->e);
-    OPENSSL_clear_free(key->d, key->nlimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->mont_p, sizeof(ctbn_mont));
-    OPENSSL_clear_free(key->mont_q, sizeof(ctbn_mont));
-    OPENSSL_clear_free(key->dp, key->plimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->dq, key->qlimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->qinv_mont, key->plimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->q_plain, key->qlimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->pm2, key->plimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->qm2, key->qlimbs * sizeof(ctbn_limb));
-    OPENSSL_clear_free(key->numbers_blob, key->numbers_blob_len);
+    OPENSSL_clear_free(key->d, key->d ? key->nlimbs * sizeof(ctbn_limb) : 0);
+    mont_free(key->mont_p);
+    mont_free(key->mont_q);
+    OPENSSL_clear_free(key->crt_secrets, key->crt_secrets ? crt_secret_limbs(key) * sizeof(ctbn_limb) : 0);
+    OPENSSL_clear_free(key->factors, key->factors_len);
 }
 
 /* Release the key's locks and blinding pairs (the slots' buffers are wiped). */
@@ -134,19 +149,28 @@ static int product_is_one_mod(const CTRSA_KEY *key, const ctbn_limb *a, size_t a
     return ok;
 }
 
-/* Copy every number into one blob and point key->numbers into it. */
-static int keep_numbers(CTRSA_KEY *key, const ctrsa_key_numbers *in)
+/*
+ * Keys of three to five primes run on d; their factors, exponents and coefficients are kept
+ * only for export, as imported, in one allocation: the numbers struct followed by the bytes.
+ * Two-prime keys export from their working numbers instead (ctrsa_key_get_numbers).
+ */
+static int keep_factors(CTRSA_KEY *key, const ctrsa_key_numbers *in)
 {
-    const ctrsa_num *src[3 + 3 * CTRSA_MAX_PRIMES];
-    ctrsa_num *dst[3 + 3 * CTRSA_MAX_PRIMES];
-    size_t count = 0, total = 0;
-    ctrsa_key_numbers *out = &key->numbers;
-    memset(out, 0, sizeof(*out));
+    size_t total = sizeof(ctrsa_key_numbers);
+    for (size_t i = 0; i < in->nprimes; i++)
+        total += in->primes[i].len + in->exps[i].len
+                 + (i + 1 < in->nprimes ? in->coeffs[i].len : 0);
+    uint8_t *blob = OPENSSL_zalloc(total);
+    if (blob == NULL)
+        return 0;
+    ctrsa_key_numbers *out = (ctrsa_key_numbers *)blob;
+    uint8_t *w = blob + sizeof(*out);
     out->nprimes = in->nprimes;
-#define KEEP(field) do { src[count] = &in->field; dst[count] = &out->field; count++; } while (0)
-    KEEP(n);
-    KEEP(e);
-    KEEP(d);
+#define KEEP(field) do { \
+        memcpy(w, in->field.p, in->field.len); \
+        out->field = (ctrsa_num){ w, in->field.len }; \
+        w += in->field.len; \
+    } while (0)
     for (size_t i = 0; i < in->nprimes; i++) {
         KEEP(primes[i]);
         KEEP(exps[i]);
@@ -154,20 +178,8 @@ static int keep_numbers(CTRSA_KEY *key, const ctrsa_key_numbers *in)
             KEEP(coeffs[i]);
     }
 #undef KEEP
-    for (size_t i = 0; i < count; i++)
-        total += src[i]->len;
-    key->numbers_blob = OPENSSL_zalloc(total ? total : 1);
-    if (key->numbers_blob == NULL)
-        return 0;
-    key->numbers_blob_len = total ? total : 1;
-    size_t off = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (src[i]->len > 0)
-            memcpy(key->numbers_blob + off, src[i]->p, src[i]->len);
-        dst[i]->p = src[i]->len ? key->numbers_blob + off : NULL;
-        dst[i]->len = src[i]->len;
-        off += src[i]->len;
-    }
+    key->factors = out;
+    key->factors_len = total;
     return 1;
 }
 
@@ -185,12 +197,7 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         return 0;
     }
     key->nlimbs = CTBN_LIMBS(8 * n.len);
-    key->mont_n = OPENSSL_zalloc(sizeof(ctbn_mont));
     ctbn_limb nl[CTBN_MAX_LIMBS];
-    if (key->mont_n == NULL) {
-        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "Montgomery context");
-        return 0;
-    }
     load(nl, key->nlimbs, n);
     key->bits = ctbn_bitlen_vartime(nl, key->nlimbs);
     key->nlimbs = CTBN_LIMBS(key->bits);
@@ -198,6 +205,11 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     if (key->bits < CTRSA_MIN_BITS) {
         CTRSA_RAISE(prov, CTRSA_R_KEY_TOO_SMALL, "n has %zu bits, at least %d are needed",
                     key->bits, CTRSA_MIN_BITS);
+        return 0;
+    }
+    key->mont_n = mont_new(key->nlimbs);
+    if (key->mont_n == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "Montgomery context");
         return 0;
     }
     if ((nl[0] & 1) == 0 || ctbn_mont_init(key->mont_n, nl, key->nlimbs) != 0) {
@@ -208,16 +220,21 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e is larger than n");
         return 0;
     }
-    key->en = CTBN_LIMBS(8 * e.len);
-    key->e = limbs_new(key->nlimbs);
-    if (key->e == NULL)
-        return no_memory(key, "public exponent");
-    load(key->e, key->nlimbs, e);
-    if ((key->e[0] & 1) == 0 || ctbn_bitlen_vartime(key->e, key->nlimbs) < 2
-        || !ctbn_lt(key->e, nl, key->nlimbs)) {
+    /* e is checked at n's length, then kept at its own (en limbs, one for 65537). */
+    ctbn_limb el[CTBN_MAX_LIMBS];
+    load(el, key->nlimbs, e);
+    if ((el[0] & 1) == 0 || ctbn_bitlen_vartime(el, key->nlimbs) < 2
+        || !ctbn_lt(el, nl, key->nlimbs)) {
         CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e must be odd, greater than 1 and less than n");
         return 0;
     }
+    key->en = CTBN_LIMBS(ctbn_bitlen_vartime(el, key->nlimbs));
+    key->e = limbs_new(key->en);
+    if (key->e == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "public exponent");
+        return 0;
+    }
+    ctbn_copy(key->e, el, key->en);
     key->has_public = 1;
     return 1;
 }
@@ -314,7 +331,7 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         ctbn_zero(pm1, nl);
         ctbn_copy(pm1, prime[i], limbs[i]);
         ctbn_sub(pm1, pm1, one, 1); /* prime is odd: no borrow past the first limb */
-        int is_one = product_is_one_mod(key, key->e, key->nlimbs, exp[i], limbs[i], pm1,
+        int is_one = product_is_one_mod(key, key->e, key->en, exp[i], limbs[i], pm1,
                                         limbs[i]);
         if (is_one != 1) {
             if (is_one < 0)
@@ -323,7 +340,7 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
                         i + 1);
             goto end;
         }
-        is_one = product_is_one_mod(key, key->e, key->nlimbs, d, nl, pm1, limbs[i]);
+        is_one = product_is_one_mod(key, key->e, key->en, d, nl, pm1, limbs[i]);
         if (is_one != 1) {
             if (is_one < 0)
                 goto end;
@@ -339,14 +356,10 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         key->qlimbs = limbs[1];
         key->pbits = bits[0];
         key->qbits = bits[1];
-        key->mont_p = OPENSSL_zalloc(sizeof(ctbn_mont));
-        key->mont_q = OPENSSL_zalloc(sizeof(ctbn_mont));
-        key->qinv_mont = limbs_new(limbs[0]);
-        key->q_plain = limbs_new(limbs[1]);
-        key->pm2 = limbs_new(limbs[0]);
-        key->qm2 = limbs_new(limbs[1]);
-        if (key->mont_p == NULL || key->mont_q == NULL || key->qinv_mont == NULL
-            || key->q_plain == NULL || key->pm2 == NULL || key->qm2 == NULL) {
+        key->mont_p = mont_new(limbs[0]);
+        key->mont_q = mont_new(limbs[1]);
+        key->crt_secrets = limbs_new(crt_secret_limbs(key));
+        if (key->mont_p == NULL || key->mont_q == NULL || key->crt_secrets == NULL) {
             no_memory(key, "CRT values");
             goto end;
         }
@@ -355,18 +368,13 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "a factor is not a valid modulus");
             goto end;
         }
+        key->dp = key->crt_secrets;
+        key->qinv_mont = key->dp + limbs[0];
+        key->dq = key->qinv_mont + limbs[0];
         load(coeff, limbs[0], nums->coeffs[0]);
         ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
-        ctbn_copy(key->q_plain, prime[1], limbs[1]);
-        /* p - 2 and q - 2 (primes > 3, odd: no borrow past the first limb). */
-        ctbn_limb two[1] = {2};
-        ctbn_copy(key->pm2, prime[0], limbs[0]);
-        ctbn_sub(key->pm2, key->pm2, two, 1);
-        ctbn_copy(key->qm2, prime[1], limbs[1]);
-        ctbn_sub(key->qm2, key->qm2, two, 1);
-        key->dp = exp[0];
-        key->dq = exp[1];
-        exp[0] = exp[1] = NULL;
+        ctbn_copy(key->dp, exp[0], limbs[0]);
+        ctbn_copy(key->dq, exp[1], limbs[1]);
     }
     ok = 1;
 end:
@@ -416,7 +424,7 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");
         ok = 0;
     }
-    if (ok && !keep_numbers(fresh, nums)) {
+    if (ok && nums->nprimes > 2 && !keep_factors(fresh, nums)) {
         CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
         ok = 0;
     }
@@ -440,9 +448,63 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     return 1;
 }
 
-void ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
+/* Write x (limbs limbs) as len big-endian bytes at *w, point *num at them, advance *w. */
+static void put(ctrsa_num *num, uint8_t **w, size_t len, const ctbn_limb *x, size_t limbs)
 {
-    *out = key->numbers;
+    ctbn_to_bytes(*w, len, x, limbs);
+    *num = (ctrsa_num){ *w, len };
+    *w += len;
+}
+
+int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!key->has_public)
+        return 1;
+    size_t k = key->k, ebytes = (ctbn_bitlen_vartime(key->e, key->en) + 7) / 8;
+    size_t pb = (key->pbits + 7) / 8, qb = (key->qbits + 7) / 8;
+    size_t total = k + ebytes;
+    if (key->has_private)
+        total += k + (key->crt ? 3 * pb + 2 * qb : 0);
+    out->blob = OPENSSL_zalloc(total);
+    if (out->blob == NULL) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
+        return 0;
+    }
+    out->blob_len = total;
+    uint8_t *w = out->blob;
+    /* Public numbers at their own lengths; secret ones at their announced lengths (n's for
+     * d, the prime's for its exponent and coefficient), leading zeros and all. */
+    put(&out->n, &w, k, key->mont_n->m, key->nlimbs);
+    put(&out->e, &w, ebytes, key->e, key->en);
+    if (!key->has_private)
+        return 1;
+    put(&out->d, &w, k, key->d, key->nlimbs);
+    if (key->crt) {
+        ctbn_limb qinv[CTBN_MAX_LIMBS];
+        ctbn_from_mont(key->mont_p, qinv, key->qinv_mont);
+        out->nprimes = 2;
+        put(&out->primes[0], &w, pb, key->mont_p->m, key->plimbs);
+        put(&out->primes[1], &w, qb, key->mont_q->m, key->qlimbs);
+        put(&out->exps[0], &w, pb, key->dp, key->plimbs);
+        put(&out->exps[1], &w, qb, key->dq, key->qlimbs);
+        put(&out->coeffs[0], &w, pb, qinv, key->plimbs);
+        OPENSSL_cleanse(qinv, key->plimbs * sizeof(ctbn_limb));
+    } else if (key->factors != NULL) {
+        const ctrsa_key_numbers *f = key->factors;
+        out->nprimes = f->nprimes;
+        memcpy(out->primes, f->primes, sizeof(out->primes));
+        memcpy(out->exps, f->exps, sizeof(out->exps));
+        memcpy(out->coeffs, f->coeffs, sizeof(out->coeffs));
+    }
+    return 1;
+}
+
+void ctrsa_key_numbers_clear(ctrsa_key_numbers *nums)
+{
+    if (nums->blob != NULL)
+        OPENSSL_clear_free(nums->blob, nums->blob_len);
+    memset(nums, 0, sizeof(*nums));
 }
 
 int ctrsa_key_has_public(const CTRSA_KEY *key) { return key != NULL && key->has_public; }
@@ -483,11 +545,11 @@ int ctrsa_key_security_bits(const CTRSA_KEY *key)
 
 int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private)
 {
-    const ctrsa_key_numbers *x = &a->numbers, *y = &b->numbers;
     if (!a->has_public || !b->has_public)
         return 0;
-    if (x->n.len != y->n.len || memcmp(x->n.p, y->n.p, x->n.len) != 0
-        || x->e.len != y->e.len || memcmp(x->e.p, y->e.p, x->e.len) != 0)
+    /* n and e are public and kept without leading zero limbs: lengths, then values. */
+    if (a->nlimbs != b->nlimbs || a->en != b->en
+        || !ctbn_eq(a->mont_n->m, b->mont_n->m, a->nlimbs) || !ctbn_eq(a->e, b->e, a->en))
         return 0;
     if (!want_private)
         return 1;
@@ -505,14 +567,24 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
     copy->is_pss = key->is_pss;
     if (!key->has_public)
         return copy;
-    ctrsa_key_numbers nums = key->numbers;
+    ctrsa_key_numbers nums;
+    if (!ctrsa_key_get_numbers(key, &nums)) {
+        ctrsa_key_free(copy);
+        return NULL;
+    }
     if (!with_private) {
         ctrsa_num n = nums.n, e = nums.e;
+        uint8_t *blob = nums.blob;
+        size_t blob_len = nums.blob_len;
         memset(&nums, 0, sizeof(nums));
         nums.n = n;
         nums.e = e;
+        nums.blob = blob;
+        nums.blob_len = blob_len;
     }
-    if (!ctrsa_key_set(copy, &nums)) {
+    int ok = ctrsa_key_set(copy, &nums);
+    ctrsa_key_numbers_clear(&nums);
+    if (!ok) {
         ctrsa_key_free(copy);
         return NULL;
     }

@@ -39,6 +39,8 @@ typedef struct ctrsa_key_numbers {
     ctrsa_num primes[CTRSA_MAX_PRIMES];      /* rsa-factor1.. (p, q, r_i) */
     ctrsa_num exps[CTRSA_MAX_PRIMES];        /* rsa-exponent1.. (dP, dQ, d_i) */
     ctrsa_num coeffs[CTRSA_MAX_PRIMES - 1];  /* rsa-coefficient1.. (qInv, t_i) */
+    uint8_t *blob;       /* set by ctrsa_key_get_numbers: the bytes it wrote (else NULL) */
+    size_t blob_len;
 } ctrsa_key_numbers;
 
 /* RSA-PSS key restrictions (keymgmt "RSA-PSS"); restricted == 0 means none. */
@@ -63,8 +65,15 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
  */
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
 
-/* Export view: pointers into the key, valid while the key lives and is not re-imported. */
-void ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out);
+/*
+ * Export: the key's numbers, written from its working form into out->blob (n and e at their
+ * own lengths, secrets at their announced lengths), with pointers into the key for the
+ * factors of keys of three or more primes. Release with ctrsa_key_numbers_clear, which
+ * wipes the blob; valid while the key lives and is not re-imported. 1 on success, 0 with an
+ * error raised. CT: only the key's lengths leak.
+ */
+int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out);
+void ctrsa_key_numbers_clear(ctrsa_key_numbers *nums);
 
 int ctrsa_key_has_public(const CTRSA_KEY *key);
 int ctrsa_key_has_private(const CTRSA_KEY *key);

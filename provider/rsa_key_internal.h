@@ -17,8 +17,7 @@
 #define CTRSA_BLINDING_MAX_USES 32
 
 /*
- * One blinding pair with its own lock and the scratch space of the private operation that
- * uses it. A and Ai are in Montgomery form modulo n: A = r^e * R, Ai = r^-1 * R, for a
+ * One blinding pair with its own lock. A and Ai are in Montgomery form modulo n: A = r^e * R, Ai = r^-1 * R, for a
  * secret random r. generation/pid record the process that made the pair (fork detection).
  */
 typedef struct ctrsa_blinding_slot {
@@ -27,8 +26,7 @@ typedef struct ctrsa_blinding_slot {
     unsigned uses;          /* uses since the last fresh pair */
     uint64_t generation;    /* fork generation at creation */
     long pid;
-    ctbn_limb *A, *Ai;      /* nlimbs each; secret */
-    ctbn_limb *scratch;     /* key->scratch_limbs; secret contents */
+    ctbn_limb *A, *Ai;      /* nlimbs each, one allocation at A (2 nlimbs); secret */
 } ctrsa_blinding_slot;
 
 struct ctrsa_key {
@@ -45,21 +43,22 @@ struct ctrsa_key {
     /* Private part (secret values). */
     int has_private;
     int crt;                 /* two primes with dP, dQ, qInv: the CRT path */
-    ctbn_limb *d;            /* nlimbs; used when !crt */
-    ctbn_mont *mont_p, *mont_q;   /* crt only */
-    ctbn_limb *dp, *dq;      /* plimbs, qlimbs; crt only */
-    ctbn_limb *qinv_mont;    /* qInv * R mod p (Montgomery form); crt only */
-    ctbn_limb *q_plain;      /* q as plain limbs (qlimbs); crt only */
-    ctbn_limb *pm2, *qm2;    /* p - 2, q - 2 (plimbs, qlimbs): Fermat inverses; crt only */
+    ctbn_limb *d;            /* nlimbs */
+    ctbn_mont *mont_p, *mont_q;   /* crt only, each sized to its prime (CTBN_MONT_BYTES) */
+    ctbn_limb *crt_secrets;  /* one allocation holding dp, qinv_mont, dq; crt only */
+    ctbn_limb *dp, *dq;      /* plimbs, qlimbs, in crt_secrets */
+    ctbn_limb *qinv_mont;    /* qInv * R mod p (Montgomery form), plimbs, in crt_secrets */
     size_t plimbs, qlimbs, pbits, qbits;
 
-    /* The numbers as imported, big-endian without leading zeros, for export. */
-    uint8_t *numbers_blob;   /* one allocation holding every number below; wiped on free */
-    size_t numbers_blob_len;
-    ctrsa_key_numbers numbers;
+    /* Keys of 3 to 5 primes: their factors, exponents and coefficients as imported, for
+     * export only (one allocation, factors_len bytes, wiped on free); NULL otherwise. */
+    ctrsa_key_numbers *factors;
+    size_t factors_len;
 
-    /* Blinding cache; scratch_limbs is the private operation's need. */
-    ctrsa_blinding_slot slots[CTRSA_BLINDING_SLOTS];
+    /* Blinding cache: CTRSA_BLINDING_SLOTS slots, allocated at the first private operation
+     * (a key that only verifies pays nothing). scratch_limbs is the private operation's
+     * need, taken from the calling thread's scratch area (scratch.c), not kept per key. */
+    ctrsa_blinding_slot *slots;
     size_t scratch_limbs;
 
     /* Cached SHA-256(d) for implicit rejection. */
@@ -76,10 +75,11 @@ void ctrsa_blinding_init(CTRSA_KEY *key);
 void ctrsa_blinding_free(CTRSA_KEY *key);
 /*
  * Take a blinding slot for one private operation: locked, its pair fresh for this process
- * and ready, its scratch allocated. Returns NULL (error raised) on failure.
+ * and ready. scratch (key->scratch_limbs limbs, the calling thread's) serves a refresh and
+ * is wiped after it. Returns NULL (error raised) on failure.
  * CT: which slot is taken depends on thread scheduling only, never on secrets.
  */
-ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key);
+ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key, ctbn_limb *scratch);
 /* Square the pair for its next use (A := A^2, Ai := Ai^2) and unlock. */
 void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot);
 
@@ -89,6 +89,16 @@ void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot);
  * ctrsa_key_public_op's.
  */
 int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
+
+/*
+ * scratch.c: the calling thread's scratch area of at least `limbs` limbs, grown (never
+ * shrunk) to the largest private operation the thread has run, freed (wiped) when the thread
+ * exits. Its contents are secret while an operation runs; the caller wipes what it used
+ * before returning. NULL (error raised) if it cannot grow. Fork-safe by construction: a
+ * child's only thread keeps the forking thread's area, which holds nothing between
+ * operations.
+ */
+ctbn_limb *ctrsa_thread_scratch(CTRSA_PROVCTX *prov, size_t limbs);
 
 /* Limb-count helpers. */
 size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key);

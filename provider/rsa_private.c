@@ -49,7 +49,7 @@ void ctrsa_key_crt_exp(const CTRSA_KEY *key, ctbn_limb *out, const ctbn_limb *x,
     ctbn_mod_sub(mp, mp, mqp, key->mont_p->m, pl);
     ctbn_mont_mul(key->mont_p, h, mp, key->qinv_mont);
     /* result = mq + q * h < n, computed over pl + ql >= nl limbs. */
-    ctbn_mul(prod, key->q_plain, ql, h, pl);
+    ctbn_mul(prod, key->mont_q->m, ql, h, pl);
     ctbn_zero(red, pl + ql);
     ctbn_copy(red, mq, ql);
     ctbn_add(prod, prod, red, pl + ql);
@@ -64,18 +64,22 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
         return 0;
     }
     size_t nl = key->nlimbs;
-    ctrsa_blinding_slot *slot = ctrsa_blinding_acquire(key);
+    ctbn_limb *scratch = ctrsa_thread_scratch(key->prov, key->scratch_limbs);
+    if (scratch == NULL)
+        return 0;
+    ctrsa_blinding_slot *slot = ctrsa_blinding_acquire(key, scratch);
     if (slot == NULL)
         return 0;
 
     /* Layout: c, cb, mb, m, chk (nl each), then the CRT temporaries, then the modexp's. */
-    ctbn_limb *c = slot->scratch, *cb = c + nl, *mb = cb + nl, *m = mb + nl, *chk = m + nl;
-    ctbn_limb *tmp = slot->scratch + CTRSA_CRT_TEMPS_AT(nl);
-    ctbn_limb *work = slot->scratch + CTRSA_WORK_AT(nl);
+    ctbn_limb *c = scratch, *cb = c + nl, *mb = cb + nl, *m = mb + nl, *chk = m + nl;
+    ctbn_limb *tmp = scratch + CTRSA_CRT_TEMPS_AT(nl);
+    ctbn_limb *work = scratch + CTRSA_WORK_AT(nl);
 
     ctbn_from_bytes(c, nl, in, key->k);
     if (!ctbn_lt(c, key->mont_n->m, nl)) {
         pthread_mutex_unlock(&slot->lock); /* pair unused: no need to advance it */
+        OPENSSL_cleanse(c, nl * sizeof(ctbn_limb));
         CTRSA_RAISE(key->prov, CTRSA_R_INPUT_TOO_LARGE, "the input is not less than n");
         return 0;
     }
@@ -93,7 +97,7 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
     CTBN_DECLASSIFY(&ok, sizeof(ok)); /* a fault or not: the one public verdict */
     if (ok)
         ctbn_to_bytes(out, key->k, m, nl);
-    OPENSSL_cleanse(slot->scratch, key->scratch_limbs * sizeof(ctbn_limb));
+    OPENSSL_cleanse(scratch, key->scratch_limbs * sizeof(ctbn_limb));
     ctrsa_blinding_release(key, slot);
     scrub_stack();
     if (!ok) {

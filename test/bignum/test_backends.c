@@ -90,7 +90,7 @@ static void modulus_new(struct modulus *md, size_t n, size_t bits, enum mod_kind
     md->n = n;
     md->m = limbs_alloc(n);
     rand_modulus(md->m, n, bits, kind);
-    md->ctx = malloc(sizeof(ctbn_mont));
+    md->ctx = malloc(sizeof(ctbn_mont_max));
     assert_non_null(md->ctx);
     report_begin("mont_init n=%zu", n);
     report_operand("m", md->m, n);

@@ -55,7 +55,7 @@ static void modulus_make(struct modulus *md, size_t n, size_t bits, enum mod_kin
     md->n = n;
     md->m = limbs_alloc(n);
     rand_modulus(md->m, n, bits, kind);
-    md->ctx = malloc(sizeof(ctbn_mont));
+    md->ctx = malloc(sizeof(ctbn_mont_max));
     assert_non_null(md->ctx);
     assert_int_equal(ctbn_mont_init(md->ctx, md->m, n), 0);
     md->bits = md->ctx->bits;

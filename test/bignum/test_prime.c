@@ -372,7 +372,7 @@ static int bn_spsp(const BIGNUM *w, const BIGNUM *b)
 }
 
 typedef struct mr_fixture {
-    ctbn_mont mont;
+    ctbn_mont_max mont;
     ctbn_mr mr;
     size_t n;
     ctbn_limb w[CTBN_MAX_LIMBS], b[CTBN_MAX_LIMBS];
@@ -384,8 +384,8 @@ static void mr_load(mr_fixture *f, const BIGNUM *w, size_t max_twos)
 {
     f->n = CTBN_LIMBS(BN_num_bits(w));
     limbs_from_bn(f->w, f->n, w);
-    assert_int_equal(ctbn_mont_init(&f->mont, f->w, f->n), 0);
-    ctbn_mr_init(&f->mr, &f->mont, max_twos ? max_twos : f->mont.bits - 1);
+    assert_int_equal(ctbn_mont_init(&f->mont.ctx, f->w, f->n), 0);
+    ctbn_mr_init(&f->mr, &f->mont.ctx, max_twos ? max_twos : f->mont.ctx.bits - 1);
 }
 
 /* The round with base b (base 2 through its own path), 1 if w passes. */

@@ -43,7 +43,7 @@ static int ct_sieve_and_mr(void)
     static const int sizes[] = { 512, 1024, 1536 };
     int rc = 0;
     ctbn_sieve *sieve = malloc(sizeof(*sieve));
-    ctbn_mont *mont = malloc(sizeof(*mont));
+    ctbn_mont *mont = malloc(sizeof(ctbn_mont_max));
     ctbn_mr *mr = malloc(sizeof(*mr));
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && rc == 0; s++) {
         size_t n = CTBN_LIMBS(sizes[s]);
@@ -56,7 +56,6 @@ static int ct_sieve_and_mr(void)
         ct_secret(p, n * LB);
         ct_secret(mont->m, n * LB);
         ct_secret(mont->rr, n * LB);
-        ct_secret(mont->one, n * LB);
         ct_secret(&mont->m0inv, sizeof(mont->m0inv));
 
         ctbn_mask pass = ctbn_sieve_screen(sieve, p);
@@ -88,7 +87,6 @@ static int ct_sieve_and_mr(void)
                 abort();
             ct_secret(mont->m, n * LB);
             ct_secret(mont->rr, n * LB);
-            ct_secret(mont->one, n * LB);
             ctbn_mr_init(mr, mont, CTBN_MR_KEYGEN_MAX_TWOS);
             pass = ctbn_mr_round_base2(mr, scratch) & ctbn_mr_round(mr, b, scratch);
             ct_public(&pass, sizeof(pass));

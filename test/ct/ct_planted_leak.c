@@ -16,9 +16,8 @@
 static void leaky_modexp(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                          const ctbn_limb *e, size_t e_bits, ctbn_limb *tmp)
 {
-    size_t n = ctx->n;
     ctbn_to_mont(ctx, tmp, b);
-    ctbn_copy(r, ctx->one, n);
+    ctbn_mont_one(ctx, r);
     for (size_t i = e_bits; i-- > 0;) {
         ctbn_mont_sqr(ctx, r, r);
         if ((e[i / 64] >> (i % 64)) & 1) /* the leak */
@@ -30,7 +29,7 @@ static void leaky_modexp(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
 static int case_leaky_modexp(void)
 {
     size_t bits = 512, n = CTBN_LIMBS(bits);
-    ctbn_mont *ctx = malloc(sizeof(*ctx));
+    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
     ctbn_limb *m = calloc(n, LB), *b = calloc(n, LB), *e = calloc(n, LB);
     ctbn_limb *r = calloc(n, LB), *want = calloc(n, LB), *tmp = calloc(n, LB);
     ctbn_limb *scratch = calloc(CTBN_MODEXP_SCRATCH(n), LB);

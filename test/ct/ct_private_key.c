@@ -50,7 +50,6 @@ static void mark_mont_secret(const ctbn_mont *m)
 {
     ct_secret(m->m, m->n * sizeof(ctbn_limb));
     ct_secret(m->rr, m->n * sizeof(ctbn_limb));
-    ct_secret(m->one, m->n * sizeof(ctbn_limb));
     ct_secret(&m->m0inv, sizeof(m->m0inv));
 }
 
@@ -106,14 +105,14 @@ static CTRSA_KEY *make_key(int bits, int primes, int crt, EVP_PKEY **pkey_out)
 
 static void mark_key_secret(CTRSA_KEY *key)
 {
-    ct_secret(key->d, key->nlimbs * sizeof(ctbn_limb));
+    if (key->d != NULL) /* d-only keys; CRT keys keep d only in the export numbers */
+        ct_secret(key->d, key->nlimbs * sizeof(ctbn_limb));
     if (key->crt) {
         mark_mont_secret(key->mont_p);
         mark_mont_secret(key->mont_q);
         ct_secret(key->dp, key->plimbs * sizeof(ctbn_limb));
         ct_secret(key->dq, key->qlimbs * sizeof(ctbn_limb));
         ct_secret(key->qinv_mont, key->plimbs * sizeof(ctbn_limb));
-        ct_secret(key->q_plain, key->qlimbs * sizeof(ctbn_limb));
     }
 }
 
