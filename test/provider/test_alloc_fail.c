@@ -30,6 +30,7 @@
  */
 #include <stdarg.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -978,7 +979,60 @@ static void test_verify_pss(void **state)
 static void test_blinding_slot_alloc(void **state)
 {
     (void)state;
-    assert_true(sweep(&op_sign, "provider/blinding.c") >= 3);
+    /* A fresh key's first signature allocates its slots, then the pair (A and Ai in one
+     * block): each failing in turn must fail the call cleanly, never leave a slot half-set. */
+    assert_true(sweep(&op_sign, "provider/blinding.c") >= 2);
+}
+
+/* One signature attempt in a thread of its own (a new thread has no scratch area yet):
+ * with the n-th allocation of provider/scratch.c failing, then again with none failing. */
+typedef struct scratch_attempt {
+    unsigned long n;
+    int injected, failed_with_error, failed_silently, retry_ok;
+} scratch_attempt;
+
+static void *scratch_attempt_thread(void *arg)
+{
+    scratch_attempt *a = arg;
+    fixture f;
+    memset(&f, 0, sizeof(f));
+    if (!prep_key(&f))
+        return NULL;
+    ERR_clear_error();
+    arm(a->n, "provider/scratch.c");
+    int ok = run_sign(&f);
+    disarm();
+    a->injected = hk.injected;
+    if (!ok) {
+        /* The error queue is per thread: read it here. */
+        a->failed_with_error = ERR_peek_error() != 0;
+        a->failed_silently = !a->failed_with_error;
+    }
+    ERR_clear_error();
+    a->retry_ok = run_sign(&f) && check_sign(&f);
+    cleanup(&f);
+    OPENSSL_thread_stop();
+    return NULL;
+}
+
+static void test_thread_scratch_alloc(void **state)
+{
+    (void)state;
+    /* The area's bookkeeping and the area itself: both failing in turn, in a new thread. */
+    for (unsigned long n = 1; n <= 2; n++) {
+        scratch_attempt a = { .n = n };
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, scratch_attempt_thread, &a), 0);
+        assert_int_equal(pthread_join(t, NULL), 0);
+        printf("thread scratch: allocation %lu %s, the call %s, the retry %s\n", n,
+               a.injected ? "failed" : "was not made",
+               a.failed_with_error ? "failed with an error"
+               : a.failed_silently ? "failed silently" : "succeeded",
+               a.retry_ok ? "worked" : "failed");
+        assert_true(a.injected);
+        assert_true(a.failed_with_error);
+        assert_true(a.retry_ok);
+    }
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -1012,6 +1066,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blinding_slot_alloc),
+        cmocka_unit_test(test_thread_scratch_alloc),
         cmocka_unit_test(test_import),
         cmocka_unit_test(test_keygen),
         cmocka_unit_test(test_sign),
