@@ -50,6 +50,20 @@ static size_t primes_cap(size_t bits)
     return 5;
 }
 
+/*
+ * Whether the running libcrypto mangles keys of more than 3 primes on import. Since OpenSSL
+ * 3.3, ossl_rsa_set0_all_params() takes the primes from the third on with sk_BIGNUM_pop(),
+ * storing them in reverse order while each keeps its own exponent and coefficient, so a
+ * valid 4- or 5-prime key imported into the default provider (which the default encoders,
+ * EVP_PKEY_check, and every copy to it do) fails its check ("mp coefficient not inverse of
+ * r") and is written out invalid. 3.0 to 3.2 store them in order. ctrsa then does not
+ * generate such keys (README: OpenSSL versions). Public: the library's version only.
+ */
+static int multiprime_import_broken(void)
+{
+    return OpenSSL_version_num() >= 0x30300000UL;
+}
+
 /* ---- life cycle and parameters ------------------------------------------------------ */
 
 static void *gen_init(void *provctx, int selection, const OSSL_PARAM params[], int pss_key)
@@ -417,6 +431,14 @@ void *ctrsa_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
         CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
                     "%zu primes for a %zu-bit key: at most %zu (as OpenSSL)", ctx->primes,
                     ctx->bits, primes_cap(ctx->bits));
+        return NULL;
+    }
+    if (ctx->primes > 3 && multiprime_import_broken()) {
+        CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                    "%zu primes: not generated with %s, which reorders primes 3 and up on "
+                    "import (OpenSSL 3.3 and later), so such a key would fail its checks "
+                    "and be encoded invalid outside ctrsa; use 2 or 3 primes", ctx->primes,
+                    OpenSSL_version(OPENSSL_VERSION));
         return NULL;
     }
     en = CTBN_LIMBS(8 * ctx->e_len);

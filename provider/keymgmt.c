@@ -50,9 +50,16 @@ static OSSL_FUNC_keymgmt_query_operation_name_fn km_query_operation_name;
     KM_PSS_EXPORT_TYPES \
     OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, NULL, 0), \
     OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, NULL, 0),
+/* OpenSSL 3.6's post-quantum security category (NIST's 1 to 5): 0 for RSA, as OpenSSL. */
+#ifdef OSSL_PKEY_PARAM_SECURITY_CATEGORY
+#define KM_SECURITY_CATEGORY_TYPE OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_CATEGORY, NULL),
+#else
+#define KM_SECURITY_CATEGORY_TYPE
+#endif
 #define KM_INFO_TYPES \
     OSSL_PARAM_int(OSSL_PKEY_PARAM_BITS, NULL), \
     OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL), \
+    KM_SECURITY_CATEGORY_TYPE \
     OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL), \
     OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
 
@@ -269,6 +276,11 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != NULL
         && (!has_public || !OSSL_PARAM_set_int(p, ctrsa_key_security_bits(key))))
         return get_failed(key, p);
+#ifdef OSSL_PKEY_PARAM_SECURITY_CATEGORY
+    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_CATEGORY)) != NULL
+        && (!has_public || !OSSL_PARAM_set_int(p, 0)))
+        return get_failed(key, p);
+#endif
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != NULL
         && (!has_public || !OSSL_PARAM_set_int(p, (int)ctrsa_key_size(key))))
         return get_failed(key, p);

@@ -519,7 +519,10 @@ int ctrsa_key_is_pss(const CTRSA_KEY *key) { return key->is_pss; }
 
 /*
  * Security strength of an RSA modulus (NIST SP 800-56B rev 2 appendix D, as OpenSSL
- * computes it): the GNFS estimate, rounded down to a multiple of 8, with the table values.
+ * computes it): the table values; otherwise the GNFS estimate in whole bits, rounded to the
+ * nearest multiple of 8 (halves up), and capped so that it never exceeds the next table
+ * value (192 up to 7680 bits, 256 up to 15360). A 1024-bit key is 80 bits, as OpenSSL says
+ * (rounding down gave 72; test_compat checks against the default provider).
  */
 int ctrsa_key_security_bits(const CTRSA_KEY *key)
 {
@@ -539,7 +542,11 @@ int ctrsa_key_security_bits(const CTRSA_KEY *key)
     double lx = __builtin_log(x);
     double y = (1.923 * __builtin_cbrt(x * lx * lx) - 4.69) / 0.69314718055994530942;
     int s = (int)y;
-    s = (s / 8) * 8;
+    s = (s + 4) & ~7;
+    if (n <= 7680 && s > 192)
+        s = 192;
+    else if (n <= 15360 && s > 256)
+        s = 256;
     return s;
 }
 
