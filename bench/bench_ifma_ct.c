@@ -25,6 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+/* x86-64 only (bench/meson.build builds it nowhere else): IFMA kernels, rdtsc, lfence. */
+#if !defined(__x86_64__)
+#error "bench_ifma_ct measures the x86-64 AVX-512 IFMA backend; build it only for x86-64"
+#endif
 #include <x86intrin.h>
 
 #include <openssl/bn.h>
