@@ -14,5 +14,6 @@ extern const OSSL_DISPATCH ctrsa_rsa_keymgmt_functions[];     /* provider/keymgm
 extern const OSSL_DISPATCH ctrsa_rsapss_keymgmt_functions[];  /* provider/keymgmt.c */
 extern const OSSL_DISPATCH ctrsa_rsa_signature_functions[];   /* provider/signature.c */
 extern const OSSL_DISPATCH ctrsa_rsa_asym_cipher_functions[]; /* provider/asym_cipher.c */
+extern const OSSL_DISPATCH ctrsa_rsa_kem_functions[];         /* provider/kem.c */
 
 #endif

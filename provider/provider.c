@@ -84,6 +84,11 @@ static const OSSL_ALGORITHM asym_cipher_algs[] = {
     { NULL, NULL, NULL, NULL }
 };
 
+static const OSSL_ALGORITHM kem_algs[] = {
+    { CTRSA_RSA_NAMES, CTRSA_PROPS, ctrsa_rsa_kem_functions, "ctrsa RSA KEM (RSASVE)" },
+    { NULL, NULL, NULL, NULL }
+};
+
 static const OSSL_ALGORITHM *ctrsa_query_operation(void *provctx, int operation_id,
                                                    int *no_cache)
 {
@@ -96,6 +101,8 @@ static const OSSL_ALGORITHM *ctrsa_query_operation(void *provctx, int operation_
         return signature_algs;
     case OSSL_OP_ASYM_CIPHER:
         return asym_cipher_algs;
+    case OSSL_OP_KEM:
+        return kem_algs;
     default:
         return NULL;
     }

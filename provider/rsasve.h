@@ -1,0 +1,28 @@
+/*
+ * RSASVE (NIST SP 800-56B rev. 2, 7.2.1) on the key object, for the "RSA" KEM
+ * (provider/kem.c). Implemented in provider/rsasve.c.
+ */
+#ifndef CTRSA_RSASVE_H
+#define CTRSA_RSASVE_H
+
+#include <stdint.h>
+#include "rsa_key.h"
+
+/*
+ * z[0..k) := a fresh secret, uniform in [2, n-2], as k = ctrsa_key_size() bytes big-endian;
+ * c[0..k) := z^e mod n. 1 on success; on failure an error is raised and z is wiped.
+ * z and c MUST NOT alias.
+ * CT: z is secret (drawn by rejection sampling whose draw count is public and independent
+ * of the z kept); n, e, k and c are public.
+ */
+int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c);
+
+/*
+ * z[0..k) := c^d mod n, through ctrsa_key_private_op (blinded, CRT, checked with e).
+ * c must be exactly k bytes; c >= n fails with CTRSA_R_INPUT_TOO_LARGE. Every c < n is
+ * accepted, as OpenSSL's default provider accepts it.
+ * CT: c is public; z is secret (see ctrsa_key_private_op).
+ */
+int ctrsa_rsasve_recover(CTRSA_KEY *key, uint8_t *z, const uint8_t *c);
+
+#endif
