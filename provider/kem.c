@@ -8,9 +8,9 @@
  * application to set it; later versions default to it, and so does ctrsa), its name is
  * matched without regard to case; out == NULL reports the sizes (k for both the ciphertext
  * and the secret); a given ciphertext buffer (*outlen on input) must hold k bytes, and so
- * must the secret buffer on decapsulation; the ciphertext must be exactly k bytes and less
- * than n; every ciphertext below n is decapsulated (z = 0, 1 or n-1 included, as the default
- * provider does). The secret is z as k big-endian bytes.
+ * must the secret buffer on decapsulation; the ciphertext must be exactly k bytes with
+ * 1 < c < n-1 (SP 800-56B; OpenSSL 3.5 checks this range, 3.0 only c < n). The secret is z
+ * as k big-endian bytes.
  */
 #include <string.h>
 #include <strings.h>

@@ -4,7 +4,9 @@
  *
  * Generate: z uniform in [2, n-2] (1 < z < n-1, the standard's range, as OpenSSL's default
  * provider draws it), c = z^e mod n; the secret is z as k bytes, big-endian, zero-padded.
- * Recover: z = c^d mod n by the key's private operation (blinded, CRT, checked with e).
+ * Recover: z = c^d mod n by the key's private operation (blinded, CRT, checked with e), for
+ * 1 < c < n-1 only (SP 800-56B's RSADP range; OpenSSL 3.5's default provider refuses the
+ * rest too, 3.0's accepted any c < n).
  *
  * Secret: z and every candidate drawn for it. Public: n, e, k, the ciphertext, and how many
  * candidates were drawn (each rejected candidate is thrown away, so the count says nothing
@@ -77,7 +79,31 @@ int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c)
     return 1;
 }
 
+/* CT: c is public (its range check branches); z comes from the private operation. */
 int ctrsa_rsasve_recover(CTRSA_KEY *key, uint8_t *z, const uint8_t *c)
 {
+    ctbn_limb cl[CTBN_MAX_LIMBS], bound[CTBN_MAX_LIMBS];
+
+    if (key == NULL || !key->has_public) {
+        CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART,
+                    "RSASVE needs an RSA key");
+        return 0;
+    }
+    size_t nl = key->nlimbs;
+    /* SP 800-56B's RSADP takes 1 < c < n-1 (OpenSSL 3.5's default provider checks too). */
+    ctbn_from_bytes(cl, nl, c, key->k);
+    ctbn_copy(bound, key->mont_n->m, nl);
+    bound[0] &= ~(ctbn_limb)1;                        /* n - 1 */
+    if (!ctbn_lt(cl, bound, nl)) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INPUT_TOO_LARGE,
+                    "the RSASVE ciphertext is not below n-1 (1 < c < n-1 is required)");
+        return 0;
+    }
+    ctbn_set_u64(bound, nl, 2);
+    if (ctbn_lt(cl, bound, nl)) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_PARAMETER,
+                    "the RSASVE ciphertext is 0 or 1 (1 < c < n-1 is required)");
+        return 0;
+    }
     return ctrsa_key_private_op(key, z, c);
 }

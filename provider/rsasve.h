@@ -19,8 +19,9 @@ int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c);
 
 /*
  * z[0..k) := c^d mod n, through ctrsa_key_private_op (blinded, CRT, checked with e).
- * c must be exactly k bytes; c >= n fails with CTRSA_R_INPUT_TOO_LARGE. Every c < n is
- * accepted, as OpenSSL's default provider accepts it.
+ * c must be exactly k bytes with 1 < c < n-1 (SP 800-56B's RSADP range, checked as OpenSSL
+ * 3.5's default provider does): c >= n-1 fails with CTRSA_R_INPUT_TOO_LARGE, c = 0 or 1
+ * with CTRSA_R_INVALID_PARAMETER.
  * CT: c is public; z is secret (see ctrsa_key_private_op).
  */
 int ctrsa_rsasve_recover(CTRSA_KEY *key, uint8_t *z, const uint8_t *c);
