@@ -75,6 +75,7 @@ static const struct alg {
       { "id-rsassa-pkcs1-v1_5-with-sha3-384", "2.16.840.1.101.3.4.3.15", NULL } },
     { "RSA-SHA3-512", "SHA3-512",
       { "id-rsassa-pkcs1-v1_5-with-sha3-512", "2.16.840.1.101.3.4.3.16", NULL } },
+    { "RSA-RIPEMD160", "RIPEMD-160", { "ripemd160WithRSA", "1.3.36.3.3.1.2", NULL } },
 };
 #define N_ALGS (sizeof(algs) / sizeof(algs[0]))
 
