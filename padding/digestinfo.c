@@ -33,6 +33,9 @@ static const uint8_t sig_sha3_224[] = NIST_SIG(0x0d);
 static const uint8_t sig_sha3_256[] = NIST_SIG(0x0e);
 static const uint8_t sig_sha3_384[] = NIST_SIG(0x0f);
 static const uint8_t sig_sha3_512[] = NIST_SIG(0x10);
+/* RIPEMD-160 (1.3.36.3.2.1) and ripemd160WithRSA (1.3.36.3.3.1.2). */
+static const uint8_t oid_ripemd160[] = { 0x2b, 0x24, 0x03, 0x02, 0x01 };
+static const uint8_t sig_ripemd160[] = { 0x2b, 0x24, 0x03, 0x03, 0x01, 0x02 };
 
 #define ENTRY(name, aliases, size, oid, sig) \
     { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig) }
@@ -53,6 +56,8 @@ static const ctrsa_digest_info digests[] = {
     ENTRY("SHA3-256", "2.16.840.1.101.3.4.2.8", 32, oid_sha3_256, sig_sha3_256),
     ENTRY("SHA3-384", "2.16.840.1.101.3.4.2.9", 48, oid_sha3_384, sig_sha3_384),
     ENTRY("SHA3-512", "2.16.840.1.101.3.4.2.10", 64, oid_sha3_512, sig_sha3_512),
+    ENTRY("RIPEMD-160", "RIPEMD160:RIPEMD:RMD160:1.3.36.3.2.1", 20, oid_ripemd160,
+          sig_ripemd160),
 };
 
 /* 1 if name equals one of the colon-separated entries of list (case-insensitive). */

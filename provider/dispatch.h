@@ -14,5 +14,23 @@ extern const OSSL_DISPATCH ctrsa_rsa_keymgmt_functions[];     /* provider/keymgm
 extern const OSSL_DISPATCH ctrsa_rsapss_keymgmt_functions[];  /* provider/keymgmt.c */
 extern const OSSL_DISPATCH ctrsa_rsa_signature_functions[];   /* provider/signature.c */
 extern const OSSL_DISPATCH ctrsa_rsa_asym_cipher_functions[]; /* provider/asym_cipher.c */
+extern const OSSL_DISPATCH ctrsa_rsa_kem_functions[];         /* provider/kem.c */
+
+/* The property every algorithm of the module carries. */
+#define CTRSA_ALG_PROPS "provider=ctrsa"
+
+/* The "RSA" signature algorithm, in both signature tables (provider.c, signature_message.c). */
+#define CTRSA_RSA_SIGNATURE_ALGORITHM                                                        \
+    { CTRSA_RSA_NAMES, CTRSA_ALG_PROPS, ctrsa_rsa_signature_functions,                       \
+      "ctrsa RSA signatures (PKCS#1 v1.5, PSS, raw)" }
+
+/*
+ * The signature algorithms with the message signature algorithms (RSA-SHA2-256...) of
+ * OpenSSL 3.4+, when the module was built with headers that have the API and the core that
+ * loaded it is 3.4 or later; NULL otherwise (then only "RSA" is offered).
+ * provider/signature_message.c.
+ */
+struct ctrsa_provctx;
+const OSSL_ALGORITHM *ctrsa_message_signature_algorithms(const struct ctrsa_provctx *prov);
 
 #endif

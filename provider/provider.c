@@ -11,6 +11,7 @@
 #include "prov.h"
 #include "core_errors.h"
 #include "dispatch.h"
+#include "core_version.h"
 #include "bignum.h"
 
 #ifndef CTRSA_VERSION
@@ -18,7 +19,7 @@
 #endif
 
 #define CTRSA_PROVIDER_NAME "ctrsa"
-#define CTRSA_PROPS "provider=ctrsa"
+#define CTRSA_PROPS CTRSA_ALG_PROPS
 
 #if defined(__clang__)
 #define CTRSA_COMPILER "clang " __clang_version__
@@ -73,8 +74,7 @@ static const OSSL_ALGORITHM keymgmt_algs[] = {
 };
 
 static const OSSL_ALGORITHM signature_algs[] = {
-    { CTRSA_RSA_NAMES, CTRSA_PROPS, ctrsa_rsa_signature_functions,
-      "ctrsa RSA signatures (PKCS#1 v1.5, PSS, raw)" },
+    CTRSA_RSA_SIGNATURE_ALGORITHM,
     { NULL, NULL, NULL, NULL }
 };
 
@@ -84,18 +84,27 @@ static const OSSL_ALGORITHM asym_cipher_algs[] = {
     { NULL, NULL, NULL, NULL }
 };
 
+static const OSSL_ALGORITHM kem_algs[] = {
+    { CTRSA_RSA_NAMES, CTRSA_PROPS, ctrsa_rsa_kem_functions, "ctrsa RSA KEM (RSASVE)" },
+    { NULL, NULL, NULL, NULL }
+};
+
 static const OSSL_ALGORITHM *ctrsa_query_operation(void *provctx, int operation_id,
                                                    int *no_cache)
 {
-    (void)provctx;
+    const OSSL_ALGORITHM *with_messages;
+
     *no_cache = 0;
     switch (operation_id) {
     case OSSL_OP_KEYMGMT:
         return keymgmt_algs;
     case OSSL_OP_SIGNATURE:
-        return signature_algs;
+        with_messages = ctrsa_message_signature_algorithms(provctx);
+        return with_messages != NULL ? with_messages : signature_algs;
     case OSSL_OP_ASYM_CIPHER:
         return asym_cipher_algs;
+    case OSSL_OP_KEM:
+        return kem_algs;
     default:
         return NULL;
     }
@@ -177,6 +186,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (prov == NULL)
         return 0;
     prov->handle = handle;
+    prov->core_version = ctrsa_core_version(handle, in);
     /* Digests and randomness come from the application's providers through the child. */
     prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
     if (prov->libctx == NULL) {

@@ -161,7 +161,7 @@ static void test_mgf1_rejects_bad_hash(void **state)
 
 static const char *all_digests[] = {
     "MD5", "SHA1", "SHA2-224", "SHA2-256", "SHA2-384", "SHA2-512", "SHA2-512/224",
-    "SHA2-512/256", "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512",
+    "SHA2-512/256", "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "RIPEMD-160",
 };
 
 static void test_digest_lookup_aliases(void **state)

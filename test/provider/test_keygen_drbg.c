@@ -48,7 +48,7 @@ int __wrap_ctrsa_random_priv_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size
 
 static void generate(const char *type, size_t bits, size_t primes)
 {
-    CTRSA_PROVCTX prov = { NULL, libctx };
+    CTRSA_PROVCTX prov = { .handle = NULL, .libctx = libctx };
     OSSL_PARAM params[] = {
         OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_BITS, &bits),
         OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_PRIMES, &primes),

@@ -1,0 +1,66 @@
+/*
+ * The loading core's version (see core_version.h).
+ *
+ * Why the core's own answer and not OpenSSL_version_num(): the module links libcrypto, but
+ * the library that loaded it and drives its dispatch tables is the core. They are the same
+ * shared library in the usual case, but not when an application carries a libcrypto of its
+ * own (linked statically, or a second copy under another path): then OpenSSL_version_num()
+ * describes the module's copy, while what matters is which dispatch functions the caller
+ * knows. OSSL_PROV_PARAM_CORE_VERSION ("openssl-version") has been a core parameter since
+ * OpenSSL 3.0 and is exactly the core's OPENSSL_VERSION_STR.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#include "core_version.h"
+
+/* *s's leading decimal number (at most 3 digits) into *out; advances *s. 0 if none. */
+static int number(const char **s, unsigned long *out)
+{
+    unsigned long v = 0;
+    int digits = 0;
+
+    while (isdigit((unsigned char)**s) && digits < 4) {
+        v = v * 10 + (unsigned long)(**s - '0');
+        (*s)++;
+        digits++;
+    }
+    *out = v;
+    return digits > 0 && digits < 4;
+}
+
+unsigned long ctrsa_parse_core_version(const char *s)
+{
+    unsigned long major, minor, patch = 0;
+
+    if (s == NULL || !number(&s, &major) || *s++ != '.' || !number(&s, &minor))
+        return 0;
+    if (*s == '.') {
+        s++;
+        if (!number(&s, &patch))
+            return 0;
+    }
+    if (major == 0 || major > 15 || minor > 255 || patch > 255)
+        return 0;
+    return major << 28 | minor << 20 | patch << 4;
+}
+
+unsigned long ctrsa_core_version(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
+{
+    OSSL_FUNC_core_get_params_fn *get_params = NULL;
+    const char *version = NULL;
+    OSSL_PARAM params[2];
+
+    for (; in != NULL && in->function_id != 0; in++)
+        if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
+            get_params = OSSL_FUNC_core_get_params(in);
+    if (get_params == NULL)
+        return 0;
+    params[0] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_VERSION, (char **)&version, 0);
+    params[1] = OSSL_PARAM_construct_end();
+    if (!get_params(handle, params) || !OSSL_PARAM_modified(&params[0]))
+        return 0;
+    return ctrsa_parse_core_version(version);
+}

@@ -1,0 +1,29 @@
+/*
+ * The version of the OpenSSL core that loaded the module, for features that the core must
+ * know how to drive (the message signature algorithms of OpenSSL 3.4+). Implemented in
+ * provider/core_version.c.
+ */
+#ifndef CTRSA_CORE_VERSION_H
+#define CTRSA_CORE_VERSION_H
+
+#include <openssl/core.h>
+
+/* Versions in OPENSSL_VERSION_NUMBER's layout (0xMNN00000 for M.NN.0), as compared here. */
+#define CTRSA_CORE_3_4 0x30400000UL
+
+/*
+ * "M.N.P..." (OPENSSL_VERSION_STR, as the core reports it) as 0xMNNPP000-style number:
+ * major << 28 | minor << 20 | patch << 4. 0 if s is NULL or does not start with
+ * "<major>.<minor>" (the patch is optional; anything after it is ignored), or a part is out
+ * of range (major 0 or > 15, minor or patch > 255).
+ */
+unsigned long ctrsa_parse_core_version(const char *s);
+
+/*
+ * The loading core's version: OSSL_PROV_PARAM_CORE_VERSION through the core's get_params
+ * (from `in`, the core's dispatch table given to OSSL_provider_init), parsed as above.
+ * 0 when the core does not say.
+ */
+unsigned long ctrsa_core_version(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in);
+
+#endif
