@@ -116,6 +116,11 @@ ctbn_limb ctbn_add(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, size_t 
 /* r := x - y mod 2^(64n); returns the borrow (0 or 1). r MAY alias x or y. CT: only n leaks. */
 ctbn_limb ctbn_sub(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, size_t n);
 
+/* r := x - w mod 2^(64n) for one word w, the borrow carried through every limb (p - 2 for a
+ * prime p = 1 mod 2^64 borrows from the second limb); returns the final borrow. r MAY alias
+ * x. CT: only n leaks. */
+ctbn_limb ctbn_sub_word(ctbn_limb *r, const ctbn_limb *x, ctbn_limb w, size_t n);
+
 /* If mask is all ones, x := y; if zero, x unchanged. MAY alias. CT: only n leaks. */
 void ctbn_cmov(ctbn_mask mask, ctbn_limb *x, const ctbn_limb *y, size_t n);
 

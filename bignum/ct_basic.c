@@ -107,6 +107,17 @@ ctbn_limb ctbn_sub(ctbn_limb *r, const ctbn_limb *x, const ctbn_limb *y, size_t 
     return borrow;
 }
 
+ctbn_limb ctbn_sub_word(ctbn_limb *r, const ctbn_limb *x, ctbn_limb w, size_t n)
+{
+    uint64_t borrow = w;
+    for (size_t i = 0; i < n; i++) {
+        unsigned __int128 d = (unsigned __int128)x[i] - borrow;
+        r[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    return borrow;
+}
+
 void ctbn_cmov(ctbn_mask mask, ctbn_limb *x, const ctbn_limb *y, size_t n)
 {
     for (size_t i = 0; i < n; i++)

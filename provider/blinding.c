@@ -99,13 +99,11 @@ static ctbn_mask invert(const CTRSA_KEY *key, ctbn_limb *ri, const ctbn_limb *r,
     if (!key->crt)
         return ctbn_mod_inverse_ct(ri, r, key->mont_n->m, nl, scratch + nl);
     ctbn_limb *rm = scratch + nl, *prod = scratch + 2 * nl, *one = scratch + 3 * nl;
-    /* p - 2 and q - 2 (each at most nl limbs; odd primes > 3: no borrow past the first
-     * limb), where rm and prod go once the exponentiation is done. */
-    ctbn_limb *pm2 = scratch + nl, *qm2 = scratch + 2 * nl, two[1] = {2};
-    ctbn_copy(pm2, key->mont_p->m, key->plimbs);
-    ctbn_sub(pm2, pm2, two, 1);
-    ctbn_copy(qm2, key->mont_q->m, key->qlimbs);
-    ctbn_sub(qm2, qm2, two, 1);
+    /* p - 2 and q - 2 (each at most nl limbs), where rm and prod go once the exponentiation
+     * is done; the borrow runs through every limb (a prime may be 1 mod 2^64). */
+    ctbn_limb *pm2 = scratch + nl, *qm2 = scratch + 2 * nl;
+    ctbn_sub_word(pm2, key->mont_p->m, 2, key->plimbs);
+    ctbn_sub_word(qm2, key->mont_q->m, 2, key->qlimbs);
     ctrsa_key_crt_exp(key, ri, r, pm2, qm2, scratch + CTRSA_CRT_TEMPS_AT(nl),
                       scratch + CTRSA_WORK_AT(nl));
     ctbn_to_mont(key->mont_n, rm, r);

@@ -142,7 +142,7 @@ static enum mr_verdict enhanced_mr_vartime(const CTRSA_KEY *key)
                 ctbn_copy(x, z, nl);    /* x = b^(n-1) != 1: Fermat witness */
         }
         /* x != 1 here; gcd(x - 1, n) > 1 finds a factor (n is a prime power, or unlucky) */
-        ctbn_sub(x, x, one, 1);
+        ctbn_sub_word(x, x, 1, nl);
         if (ctbn_is_zero(x, nl) || !coprime_vartime(x, n, nl, g, scratch))
             verdict = MR_COMPOSITE_WITH_FACTOR;
         else

@@ -556,6 +556,67 @@ static void test_composite_prime_raises(void **state)
     BN_CTX_free(bn);
 }
 
+/*
+ * A valid key whose primes are 1 mod 2^64 (found by review): p - 2 then borrows from the
+ * second limb, which the blinding's Fermat inverse must carry, or every private operation
+ * on the key fails as if a factor were composite. Signs in ctrsa, verified by the default.
+ */
+static void test_primes_one_mod_2_64(void **state)
+{
+    BIGNUM *p = BN_new(), *q = BN_new(), *e = BN_new(), *n = BN_new(), *d = BN_new();
+    BIGNUM *dp = BN_new(), *dq = BN_new(), *qinv = BN_new(), *pm1 = BN_new();
+    BIGNUM *qm1 = BN_new(), *lam = BN_new(), *g = BN_new(), *add = BN_new();
+    BN_CTX *bn = BN_CTX_new();
+    unsigned char digest[32] = { 9 }, sig[512];
+    size_t siglen = sizeof(sig);
+
+    (void)state;
+    assert_int_equal(BN_set_word(e, 65537), 1);
+    assert_int_equal(BN_lshift(add, BN_value_one(), 64), 1);
+    do {  /* p = 1 mod 2^64, q too; e invertible modulo lcm(p - 1, q - 1) */
+        assert_int_equal(BN_generate_prime_ex2(p, 1024, 0, add, BN_value_one(), NULL, bn), 1);
+        assert_int_equal(BN_generate_prime_ex2(q, 1024, 0, add, BN_value_one(), NULL, bn), 1);
+        assert_int_equal(BN_sub(pm1, p, BN_value_one()), 1);
+        assert_int_equal(BN_sub(qm1, q, BN_value_one()), 1);
+        assert_int_equal(BN_gcd(g, pm1, qm1, bn), 1);
+        assert_int_equal(BN_mul(lam, pm1, qm1, bn), 1);
+        assert_int_equal(BN_div(lam, NULL, lam, g, bn), 1);
+    } while (BN_cmp(p, q) <= 0 || BN_mod_inverse(d, e, lam, bn) == NULL);
+    assert_int_equal(BN_mod(g, p, add, bn), 1);
+    assert_true(BN_is_one(g));
+    assert_int_equal(BN_mul(n, p, q, bn), 1);
+    assert_int_equal(BN_mod(dp, d, pm1, bn), 1);
+    assert_int_equal(BN_mod(dq, d, qm1, bn), 1);
+    assert_non_null(BN_mod_inverse(qinv, q, p, bn));
+    OSSL_PARAM *params = numbers(n, e, d, p, q, dp, dq, qinv);
+    EVP_PKEY *key = from_params("RSA", PQ_CTRSA, EVP_PKEY_KEYPAIR, params);
+    EVP_PKEY *ref = from_params("RSA", PQ_DEFAULT, EVP_PKEY_KEYPAIR, params);
+    assert_non_null(key);
+    assert_non_null(ref);
+
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, PQ_CTRSA);
+    assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    if (EVP_PKEY_sign(ctx, sig, &siglen, digest, sizeof(digest)) != 1) {
+        tu_print_errors("sign with primes = 1 mod 2^64");
+        fail();
+    }
+    assert_true(tu_ctx_in_named_provider(ctx, "ctrsa"));
+    EVP_PKEY_CTX_free(ctx);
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, ref, PQ_DEFAULT);
+    assert_int_equal(EVP_PKEY_verify_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()), 1);
+    assert_int_equal(EVP_PKEY_verify(ctx, sig, siglen, digest, sizeof(digest)), 1);
+    EVP_PKEY_CTX_free(ctx);
+
+    EVP_PKEY_free(key);
+    EVP_PKEY_free(ref);
+    OSSL_PARAM_free(params);
+    BN_free(p); BN_free(q); BN_free(e); BN_free(n); BN_free(d); BN_free(dp); BN_free(dq);
+    BN_free(qinv); BN_free(pm1); BN_free(qm1); BN_free(lam); BN_free(g); BN_free(add);
+    BN_CTX_free(bn);
+}
+
 /* Getters that cannot answer (wrong type, buffer too small) say so on the queue. */
 static void test_getter_failures_raise(void **state)
 {
@@ -762,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_e_bound_edges),
         cmocka_unit_test(test_utf8_within_data_size),
         cmocka_unit_test(test_composite_prime_raises),
+        cmocka_unit_test(test_primes_one_mod_2_64),
         cmocka_unit_test(test_getter_failures_raise),
         cmocka_unit_test(test_public_check_like_default),
         cmocka_unit_test(test_keygen_512),
