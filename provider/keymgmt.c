@@ -290,11 +290,12 @@ static int km_get_params(void *keydata, OSSL_PARAM params[])
         return get_failed(key, p);
     if (!ctrsa_pss_get_params(pss, params))
         return 0;
-    if (has_public && ctrsa_param_numbers_wanted(params)) {
+    int wanted = has_public ? ctrsa_param_numbers_wanted(params) : 0;
+    if (wanted != 0) {
         ctrsa_key_numbers nums;
         int ok;
 
-        if (!ctrsa_key_get_numbers(key, &nums))
+        if (!ctrsa_key_get_numbers(key, &nums, wanted == 2))
             return 0;
         ok = ctrsa_param_numbers_get(&nums, params);
         ctrsa_key_numbers_clear(&nums);
@@ -385,7 +386,8 @@ static int km_export(void *keydata, int selection, OSSL_CALLBACK *cb, void *cbar
             CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "the key is empty: nothing to export");
             return 0;
         }
-        if (!ctrsa_key_get_numbers(key, &nums))
+        if (!ctrsa_key_get_numbers(key, &nums,
+                                   (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0))
             return 0;
     }
     include_private = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0

@@ -398,10 +398,14 @@ static int write_number(OSSL_PARAM *p, const ctrsa_num *v, int is_public)
 
 int ctrsa_param_numbers_wanted(const OSSL_PARAM params[])
 {
+    int wanted = 0;
     for (size_t i = 0; i < NUMBER_TABLE_SIZE; i++)
-        if (OSSL_PARAM_locate_const(params, number_table[i].name) != NULL)
-            return 1;
-    return 0;
+        if (OSSL_PARAM_locate_const(params, number_table[i].name) != NULL) {
+            if (!kind_is_public(number_table[i].kind))
+                return 2;
+            wanted = 1;
+        }
+    return wanted;
 }
 
 int ctrsa_param_numbers_get(const ctrsa_key_numbers *nums, OSSL_PARAM params[])

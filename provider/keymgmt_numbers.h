@@ -93,8 +93,9 @@ void ctrsa_param_numbers_free_array(OSSL_PARAM *params);
  */
 int ctrsa_param_numbers_get(const ctrsa_key_numbers *nums, OSSL_PARAM params[]);
 
-/* 1 if params asks for any key number (so that get_params writes the numbers out only
- * when one is wanted, not for every size or security-bits query). */
+/* 0 if params asks for no key number, 1 if only for public ones (n, e), 2 if for a private
+ * one: so that get_params writes out only what is wanted (no secret for an "n" query, and
+ * nothing for a size or security-bits query). */
 int ctrsa_param_numbers_wanted(const OSSL_PARAM params[]);
 
 #endif

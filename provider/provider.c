@@ -9,6 +9,7 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include "prov.h"
+#include "rsa_key.h"
 #include "core_errors.h"
 #include "dispatch.h"
 #include "core_version.h"
@@ -160,6 +161,7 @@ static void ctrsa_teardown(void *provctx)
 
     if (prov == NULL)
         return;
+    ctrsa_thread_scratch_release();
     OSSL_LIB_CTX_free(prov->libctx);
     free(prov);
 }

@@ -456,15 +456,16 @@ static void put(ctrsa_num *num, uint8_t **w, size_t len, const ctbn_limb *x, siz
     *w += len;
 }
 
-int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
+int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int include_private)
 {
     memset(out, 0, sizeof(*out));
     if (!key->has_public)
         return 1;
+    include_private = include_private && key->has_private;
     size_t k = key->k, ebytes = (ctbn_bitlen_vartime(key->e, key->en) + 7) / 8;
     size_t pb = (key->pbits + 7) / 8, qb = (key->qbits + 7) / 8;
     size_t total = k + ebytes;
-    if (key->has_private)
+    if (include_private)
         total += k + (key->crt ? 3 * pb + 2 * qb : 0);
     out->blob = OPENSSL_zalloc(total);
     if (out->blob == NULL) {
@@ -477,7 +478,7 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
      * d, the prime's for its exponent and coefficient), leading zeros and all. */
     put(&out->n, &w, k, key->mont_n->m, key->nlimbs);
     put(&out->e, &w, ebytes, key->e, key->en);
-    if (!key->has_private)
+    if (!include_private)
         return 1;
     put(&out->d, &w, k, key->d, key->nlimbs);
     if (key->crt) {
@@ -490,6 +491,7 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out)
         put(&out->exps[1], &w, qb, key->dq, key->qlimbs);
         put(&out->coeffs[0], &w, pb, qinv, key->plimbs);
         OPENSSL_cleanse(qinv, key->plimbs * sizeof(ctbn_limb));
+        ctrsa_scrub_stack(); /* the Montgomery multiplication's copy of qInv */
     } else if (key->factors != NULL) {
         const ctrsa_key_numbers *f = key->factors;
         out->nprimes = f->nprimes;
@@ -575,19 +577,9 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
     if (!key->has_public)
         return copy;
     ctrsa_key_numbers nums;
-    if (!ctrsa_key_get_numbers(key, &nums)) {
+    if (!ctrsa_key_get_numbers(key, &nums, with_private)) {
         ctrsa_key_free(copy);
         return NULL;
-    }
-    if (!with_private) {
-        ctrsa_num n = nums.n, e = nums.e;
-        uint8_t *blob = nums.blob;
-        size_t blob_len = nums.blob_len;
-        memset(&nums, 0, sizeof(nums));
-        nums.n = n;
-        nums.e = e;
-        nums.blob = blob;
-        nums.blob_len = blob_len;
     }
     int ok = ctrsa_key_set(copy, &nums);
     ctrsa_key_numbers_clear(&nums);

@@ -67,12 +67,13 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
 
 /*
  * Export: the key's numbers, written from its working form into out->blob (n and e at their
- * own lengths, secrets at their announced lengths), with pointers into the key for the
+ * own lengths, secrets at their announced lengths; the private ones only when
+ * include_private is set and the key has them), with pointers into the key for the
  * factors of keys of three or more primes. Release with ctrsa_key_numbers_clear, which
  * wipes the blob; valid while the key lives and is not re-imported. 1 on success, 0 with an
  * error raised. CT: only the key's lengths leak.
  */
-int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out);
+int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int include_private);
 void ctrsa_key_numbers_clear(ctrsa_key_numbers *nums);
 
 int ctrsa_key_has_public(const CTRSA_KEY *key);
@@ -126,5 +127,9 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
  * derived, as in draft-irtf-cfrg-rsa-guidance and OpenSSL 3.2). 1 on success.
  */
 int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32]);
+
+/* Free (wiped) the calling thread's scratch area for private operations, if it has one; a
+ * later private operation in the thread makes a new one. The provider's teardown calls it. */
+void ctrsa_thread_scratch_release(void);
 
 #endif

@@ -100,6 +100,13 @@ int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint
  */
 ctbn_limb *ctrsa_thread_scratch(CTRSA_PROVCTX *prov, size_t limbs);
 
+/*
+ * The engine's Montgomery kernels keep their last product in stack buffers of up to
+ * 2 * CTBN_MAX_LIMBS limbs. Overwrite that much stack below the caller's frame: after a
+ * private operation, a blinding refresh or a secret taken out of Montgomery form.
+ */
+void ctrsa_scrub_stack(void);
+
 /* Limb-count helpers. */
 size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key);
 

@@ -11,12 +11,8 @@
 #include <openssl/crypto.h>
 #include "rsa_key_internal.h"
 
-/*
- * The engine's Montgomery kernels keep their last product in stack buffers of up to
- * 2 * CTBN_MAX_LIMBS limbs; after a private operation that product is the result. Overwrite
- * that much stack below the caller's frame before returning.
- */
-static __attribute__((noinline)) void scrub_stack(void)
+/* Contract in rsa_key_internal.h. */
+__attribute__((noinline)) void ctrsa_scrub_stack(void)
 {
     volatile uint8_t area[4 * CTBN_MAX_LIMBS * sizeof(ctbn_limb)];
     for (size_t i = 0; i < sizeof(area); i++)
@@ -68,8 +64,10 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
     if (scratch == NULL)
         return 0;
     ctrsa_blinding_slot *slot = ctrsa_blinding_acquire(key, scratch);
-    if (slot == NULL)
+    if (slot == NULL) {
+        ctrsa_scrub_stack(); /* a failed refresh ran modexps too */
         return 0;
+    }
 
     /* Layout: c, cb, mb, m, chk (nl each), then the CRT temporaries, then the modexp's. */
     ctbn_limb *c = scratch, *cb = c + nl, *mb = cb + nl, *m = mb + nl, *chk = m + nl;
@@ -99,7 +97,7 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
         ctbn_to_bytes(out, key->k, m, nl);
     OPENSSL_cleanse(scratch, key->scratch_limbs * sizeof(ctbn_limb));
     ctrsa_blinding_release(key, slot);
-    scrub_stack();
+    ctrsa_scrub_stack();
     if (!ok) {
         CTRSA_RAISE(key->prov, CTRSA_R_FAULT_DETECTED,
                     "the private-key result failed its check; nothing was released");

@@ -5,9 +5,10 @@
  * Contract in rsa_key_internal.h (ctrsa_thread_scratch).
  *
  * Lifetime: the area is freed, wiped, by a thread-specific-data destructor when its thread
- * exits; the main thread's stays until the process ends. If the module is unloaded, the key
- * is deleted first (module destructor) so that no thread later calls into unloaded code;
- * the areas of threads still alive are then released by the process, not by us.
+ * exits; the calling thread's when a provider instance is torn down (OPENSSL_cleanup in the
+ * main thread), or at process exit (module destructor). The module is linked with
+ * -z nodelete, so unloading the provider never unmaps the destructor while another thread
+ * may still run it.
  *
  * Secret: the contents while an operation runs (wiped by the caller after each use, and
  * here before the area is freed or replaced). Public: the sizes.
@@ -37,6 +38,14 @@ static void area_free(void *arg)
 static void area_key_create(void)
 {
     area_key_ok = pthread_key_create(&area_key, area_free) == 0;
+}
+
+void ctrsa_thread_scratch_release(void)
+{
+    if (!area_key_ok)
+        return;
+    area_free(pthread_getspecific(area_key));
+    pthread_setspecific(area_key, NULL);
 }
 
 __attribute__((destructor)) static void area_key_delete(void)
