@@ -46,21 +46,3 @@ unsigned long ctrsa_parse_core_version(const char *s)
         return 0;
     return major << 28 | minor << 20 | patch << 4;
 }
-
-unsigned long ctrsa_core_version(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in)
-{
-    OSSL_FUNC_core_get_params_fn *get_params = NULL;
-    const char *version = NULL;
-    OSSL_PARAM params[2];
-
-    for (; in != NULL && in->function_id != 0; in++)
-        if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS)
-            get_params = OSSL_FUNC_core_get_params(in);
-    if (get_params == NULL)
-        return 0;
-    params[0] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_VERSION, (char **)&version, 0);
-    params[1] = OSSL_PARAM_construct_end();
-    if (!get_params(handle, params) || !OSSL_PARAM_modified(&params[0]))
-        return 0;
-    return ctrsa_parse_core_version(version);
-}

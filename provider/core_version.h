@@ -18,12 +18,7 @@
  * of range (major 0 or > 15, minor or patch > 255).
  */
 unsigned long ctrsa_parse_core_version(const char *s);
-
-/*
- * The loading core's version: OSSL_PROV_PARAM_CORE_VERSION through the core's get_params
- * (from `in`, the core's dispatch table given to OSSL_provider_init), parsed as above.
- * 0 when the core does not say.
- */
-unsigned long ctrsa_core_version(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in);
+/* (OSSL_provider_init reads the core's version string once, for its own check of the core
+ * and for prov->core_version.) */
 
 #endif

@@ -37,6 +37,7 @@ static const OSSL_ITEM reason_strings[] = {
     { CTRSA_R_OPERATION_NOT_INITIALIZED, "operation not initialized" },
     { CTRSA_R_KEYGEN_FAILED, "key generation failed" },
     { CTRSA_R_BAD_KEYGEN_PARAMETER, "bad key generation parameter" },
+    { CTRSA_R_UNSUPPORTED_OPENSSL, "unsupported OpenSSL version" },
     { 0, NULL }
 };
 

@@ -46,6 +46,7 @@ enum ctrsa_reason {
     CTRSA_R_OPERATION_NOT_INITIALIZED,
     CTRSA_R_KEYGEN_FAILED,
     CTRSA_R_BAD_KEYGEN_PARAMETER,
+    CTRSA_R_UNSUPPORTED_OPENSSL,  /* the core is an OpenSSL this build cannot run on */
     CTRSA_R_COUNT /* one past the last reason: keep last */
 };
 
@@ -66,7 +67,11 @@ const OSSL_ITEM *ctrsa_reason_strings(void);
 /*
  * Tracing: when CTRSA_TRACE names a file (or "stderr"), append one line per operation:
  * "ctrsa: <op> bits=<bits> pad=<padding>". No cost when off (one cached flag).
+ * ctrsa_trace_configure, called at each provider load with the `trace` parameter of the
+ * provider's configuration section (or NULL), decides the target once per process: the
+ * environment first, then the configuration. A "%p" in the name makes one file per process.
  */
+void ctrsa_trace_configure(const char *from_config);
 int ctrsa_trace_enabled(void);
 void ctrsa_trace(const char *op, size_t bits, const char *padding);
 

@@ -2,11 +2,13 @@
  * The provider entry: OSSL_provider_init, the provider context (a child library context
  * for digests and randomness), the provider parameters and the algorithm tables.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/opensslv.h>
 #include <openssl/params.h>
 #include "prov.h"
 #include "rsa_key.h"
@@ -175,12 +177,73 @@ static const OSSL_DISPATCH provider_functions[] = {
     OSSL_DISPATCH_END
 };
 
+/*
+ * The OpenSSL this module was built for: the headers' version, unless the build names
+ * another (the install tests build a copy that claims a newer OpenSSL, to see it refused).
+ */
+#ifndef CTRSA_BUILT_FOR_MAJOR
+#define CTRSA_BUILT_FOR_MAJOR OPENSSL_VERSION_MAJOR
+#endif
+#ifndef CTRSA_BUILT_FOR_MINOR
+#define CTRSA_BUILT_FOR_MINOR OPENSSL_VERSION_MINOR
+#endif
+#define CTRSA_STR2(x) #x
+#define CTRSA_STR(x) CTRSA_STR2(x)
+#define CTRSA_BUILT_FOR CTRSA_STR(CTRSA_BUILT_FOR_MAJOR) "." CTRSA_STR(CTRSA_BUILT_FOR_MINOR)
+
+/*
+ * Can this build run in a core of version `core` ("3.0.19", OSSL_PROV_PARAM_CORE_VERSION)?
+ * OpenSSL 3 keeps its provider interface compatible within a major version going forward:
+ * a module built against 3.0 runs in any 3.x core, but one built against 3.x may use
+ * functions and parameters that an older 3.y core (y < x) lacks, and a new major version
+ * may change anything. So: same major, and a minor at least the one built for.
+ * 1 if compatible; 0 with an error on the queue that says what to do.
+ */
+static int ctrsa_core_version_ok(const CTRSA_PROVCTX *prov, const char *core)
+{
+    long major, minor;
+    char *end;
+
+    if (core == NULL) {
+        CTRSA_RAISE(prov, CTRSA_R_UNSUPPORTED_OPENSSL,
+                    "ctrsa %s: the OpenSSL core did not say its version; ctrsa needs "
+                    "OpenSSL %s or a later 3.x", CTRSA_VERSION, CTRSA_BUILT_FOR);
+        return 0;
+    }
+    major = strtol(core, &end, 10);
+    minor = *end == '.' ? strtol(end + 1, &end, 10) : -1;
+    if (major == CTRSA_BUILT_FOR_MAJOR && minor >= CTRSA_BUILT_FOR_MINOR)
+        return 1;
+#define CTRSA_VERSION_REFUSAL \
+    "ctrsa %s was built for OpenSSL %s but runs in OpenSSL %s: rebuild ctrsa against this " \
+    "OpenSSL (its libssl-dev), or install the ctrsa package made for this system; until " \
+    "then, remove ctrsa from the OpenSSL configuration (ctrsa-config disable)"
+    CTRSA_RAISE(prov, CTRSA_R_UNSUPPORTED_OPENSSL, CTRSA_VERSION_REFUSAL, CTRSA_VERSION,
+                CTRSA_BUILT_FOR, core);
+    /*
+     * Also on standard error: OpenSSL (3.0 to 3.5 at least) ignores a provider that fails to
+     * load from the configuration without printing the error queue, so the refusal would
+     * otherwise go unseen while RSA silently runs in the default provider.
+     */
+    fprintf(stderr, "ctrsa: " CTRSA_VERSION_REFUSAL "\n", CTRSA_VERSION, CTRSA_BUILT_FOR, core);
+    return 0;
+}
+
 OSSL_provider_init_fn OSSL_provider_init;
 
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **provctx)
 {
     CTRSA_PROVCTX *prov;
+    OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
+    const OSSL_DISPATCH *d;
+    /* From the core: its version, and the `trace` key of ctrsa's configuration section. */
+    const char *core_version = NULL, *trace = NULL;
+    OSSL_PARAM core_params[] = {
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_CORE_VERSION, (char **)&core_version, 0),
+        OSSL_PARAM_utf8_ptr("trace", (char **)&trace, 0),
+        OSSL_PARAM_END
+    };
 
     if (!ctrsa_errors_bind(in))
         return 0;
@@ -188,7 +251,17 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (prov == NULL)
         return 0;
     prov->handle = handle;
-    prov->core_version = ctrsa_core_version(handle, in);
+    for (d = in; d->function_id != 0; d++)
+        if (d->function_id == OSSL_FUNC_CORE_GET_PARAMS)
+            core_get_params = OSSL_FUNC_core_get_params(d);
+    if (core_get_params == NULL || !core_get_params(handle, core_params))
+        core_version = NULL;
+    if (!ctrsa_core_version_ok(prov, core_version)) {
+        free(prov);
+        return 0;
+    }
+    ctrsa_trace_configure(trace);
+    prov->core_version = ctrsa_parse_core_version(core_version);
     /* Digests and randomness come from the application's providers through the child. */
     prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
     if (prov->libctx == NULL) {
