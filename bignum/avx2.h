@@ -82,28 +82,20 @@ void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scr
  * Span r := AMM(a, b) modulo mod->m. a and b are spans of lazy digits (< CTBN_AVX2_DIGIT_MAX)
  * with values < 2m; r gets lazy digits, value < 2m, its pad lanes zero. The pad lanes of a
  * and b must be zero. r MAY alias a or b. Spans 32-byte aligned.
- * The _x2 forms do two independent AMMs (the CRT halves, same D) in one interleaved pass.
- * Pointers of one pair may alias only within that pair.
  * CT: only D leaks: fixed trip counts; no memory index or branch depends on a, b or m.
  */
 typedef void ctbn_avx2_amm_x1_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                                  const ctbn_avx2_mod *mod);
-typedef void ctbn_avx2_amm_x2_fn(uint64_t *r1, const uint64_t *a1, const uint64_t *b1,
-                                 const ctbn_avx2_mod *mod1,
-                                 uint64_t *r2, const uint64_t *a2, const uint64_t *b2,
-                                 const ctbn_avx2_mod *mod2);
 
 ctbn_avx2_amm_x1_fn ctbn_avx2_amm40_x1, ctbn_avx2_amm56_x1, ctbn_avx2_amm76_x1;
-ctbn_avx2_amm_x2_fn ctbn_avx2_amm40_x2, ctbn_avx2_amm56_x2, ctbn_avx2_amm76_x2;
 
 /* The kernels for D digits (40, 56, 76); NULL for any other D. CT: public. */
 ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits);
-ctbn_avx2_amm_x2_fn *ctbn_avx2_amm_x2_for(size_t digits);
 
 /* ---------------------------------------------------------------------------------------
  * The whole-modexp hooks (avx2_modexp.c), with the contracts of backend.h's modexp_ct and
- * modexp2_ct: they handle the n for which ctbn_avx2_takes(n) (modexp2: both halves of the
- * same n) and return 1, else 0 without writing anything. Results fully reduced, radix 2^64,
+ * modexp2_ct: they handle the n of the measured size table in avx2_modexp.c (modexp2: both
+ * halves of the same n) and return 1, else 0 without writing anything. Results fully reduced, radix 2^64,
  * identical to the portable path. The window table lives on the stack (up to 2 x 21.5 KiB):
  * it does not fit CTBN_MODEXP_SCRATCH in radix 2^28.
  * CT: only the limb counts and exponent bit lengths leak.
