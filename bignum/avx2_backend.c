@@ -1,5 +1,5 @@
 /*
- * The "avx2" backend's descriptor (backend.h): AVX2 whole-modexp kernels in radix 2^28 for
+ * The "avx2" backend's descriptor (backend.h): AVX2 whole-modexp kernels in radix 2^29 / 2^28 for
  * 1024, 1536 and 2048-bit moduli (16, 24, 32 limbs; avx2.h), both CRT halves in one
  * interleaved pass; every other size, single Montgomery multiplications and the
  * public-exponent path go to the MULX/ADX kernels. Compiled with the default flags: it runs

@@ -2,16 +2,16 @@
  * The constant-time fixed-window modexp on the AVX2 kernels, one exponentiation or both CRT
  * halves in one interleaved pass. Contracts in avx2.h (hooks of backend.h).
  *
- * The same plan as the IFMA backend's (ifma_modexp.c), in radix 2^28: per half, the base
- * goes into the Montgomery domain of R' = 2^(28 D) by one AMM with R'^2, the table holds
+ * The same plan as the IFMA backend's (ifma_modexp.c), in radix 2^W: per half, the base
+ * goes into the Montgomery domain of R' = 2^(W D) by one AMM with R'^2, the table holds
  * b^i R' for i < 2^w (each < 2m, lazy digits), the exponent is consumed by windows of w bits
  * from the top at public positions: w squarings (AMMs of acc by itself), one constant-time
  * gather, one multiplication, whatever the window's value. An AMM by 1 leaves the domain
  * (result <= m); the carries are propagated in the conversion to radix 2^64 and one masked
  * subtraction makes the result < m. Each half's state and table are wiped afterwards.
  *
- * The table is on the stack: 2^5 entries of up to 84 lanes is 21.5 KiB per half, more than
- * CTBN_MODEXP_SCRATCH holds in radix 2^28.
+ * The table is on the stack: 2^5 entries of up to 80 lanes is 20 KiB per half, more than
+ * CTBN_MODEXP_SCRATCH holds in radix 2^W.
  *
  * CT: the operation sequence depends only on n and the exponent bit lengths. Exponent bits
  * are read at public positions and become a table index that is only compared (as a mask)
@@ -30,7 +30,7 @@ struct half {
     ctbn_avx2_mod mod;
     _Alignas(32) uint64_t acc[CTBN_AVX2_MAX_SPAN];
     _Alignas(32) uint64_t ent[CTBN_AVX2_MAX_SPAN];
-    _Alignas(32) uint64_t b28[CTBN_AVX2_MAX_SPAN];
+    _Alignas(32) uint64_t bw[CTBN_AVX2_MAX_SPAN];
     _Alignas(32) uint64_t table[MAX_COUNT * CTBN_AVX2_MAX_SPAN];
     const ctbn_limb *e;
     size_t elimbs;
@@ -43,7 +43,7 @@ struct kern {
 };
 
 /* The span of 1: digit 0 is 1, everything else zero. */
-static const _Alignas(32) uint64_t one28[CTBN_AVX2_MAX_SPAN] = {[CTBN_AVX2_PAD] = 1};
+static const _Alignas(32) uint64_t one_span[CTBN_AVX2_MAX_SPAN] = {[CTBN_AVX2_PAD] = 1};
 
 enum { OP_ACC = -1, OP_ENT = -2, OP_B = -3, OP_RR = -4, OP_ONE = -5 };
 
@@ -55,11 +55,11 @@ static uint64_t *operand(struct half *h, const struct kern *k, long op)
     case OP_ENT:
         return h->ent;
     case OP_B:
-        return h->b28;
+        return h->bw;
     case OP_RR:
         return h->mod.rr;
     case OP_ONE:
-        return (uint64_t *)one28; /* only ever read */
+        return (uint64_t *)one_span; /* only ever read */
     default:
         return h->table + (size_t)op * k->span;
     }
@@ -100,7 +100,7 @@ static void gather(uint64_t *out, const uint64_t *table, size_t count, size_t sp
 }
 
 /*
- * The exponentiation for k->nc halves whose mod, b28, e and elimbs are set. On return
+ * The exponentiation for k->nc halves whose mod, bw, e and elimbs are set. On return
  * h[c].acc holds b^e mod m, lazy digits, <= m.
  * CT: the sequence of kernel calls depends only on e_bits (public) and D; window values
  * only become gather indices.
@@ -155,7 +155,7 @@ static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
     ctbn_limb tmp[CTBN_MAX_LIMBS];
     ctbn_avx2_mod_init(&h->mod, ctx, tmp);
     wipe(tmp, sizeof(tmp)); /* R'^2 mod m on the way: derived from the (secret) prime */
-    ctbn_avx2_from_radix64(h->b28, h->mod.digits, b, ctx->n);
+    ctbn_avx2_from_radix64(h->bw, h->mod.bits, h->mod.digits, b, ctx->n);
     /* the spans the kernels never write must have zero pads */
     memset(h->ent, 0, sizeof(h->ent));
     h->e = e;
@@ -166,7 +166,7 @@ static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
  * powers and the accumulator are all secret-derived). CT: only n leaks. */
 static void half_finish(struct half *h, const ctbn_mont *ctx, ctbn_limb *r)
 {
-    ctbn_avx2_to_radix64(r, ctx->n, h->acc, h->mod.digits);
+    ctbn_avx2_to_radix64(r, ctx->n, h->acc, h->mod.bits, h->mod.digits);
     ctbn_csub_mod(r, 0, ctx->m, ctx->n);
     wipe(h, sizeof(*h));
 }
@@ -177,13 +177,12 @@ static void half_finish(struct half *h, const ctbn_mont *ctx, ctbn_limb *r)
  * CPU class"). `bench_avx2_ct modexp2`, AMD EPYC (Zen 4), CPU microseconds per modexp2 of
  * two halves with full-length exponents, minimum of 21 interleaved rounds, two runs:
  *
- *   bits   avx2   adx    adx/avx2   taken
- *    512    -     109      -        no (no kernel: 28 D >= 64 n + 2 leaves 20 digits of
- *                                       which the 4-digit blocks gain nothing; ADX's 8-limb
- *                                       kernel keeps it)
- *   1024   652    733    1.12       yes
- *   1536  1690   2119    1.25-1.28  yes
- *   2048  3805   4586    1.21       yes
+ *   bits   W   D   avx2   adx    adx/avx2   taken
+ *    512   -   -     -     106      -        no (no kernel: ADX's 8-limb kernel keeps
+ *                                             it; 20 digits are five 4-digit blocks)
+ *   1024  29  36    618    730    1.18       yes
+ *   1536  28  56   1704   2114    1.24       yes
+ *   2048  29  72   3660   4572    1.25       yes
  *
  * Every size with a kernel wins, so the table is the kernel list. CT: public.
  */

@@ -1,7 +1,7 @@
 /*
  * The AVX2 backend (bignum/avx2*.c) against OpenSSL BN and the portable reference: radix
- * 2^28 conversion (lazy digits in, every digit boundary carrying), the almost-Montgomery
- * kernel on operands whose lazy digits sit at their bound (CTBN_AVX2_DIGIT_MAX - 1, the
+ * 2^29 / 2^28 conversion (lazy digits in, every digit boundary carrying), the
+ * almost-Montgomery kernels on operands whose lazy digits sit at their bound (the
  * shape that carries at every digit boundary and loads the lane accumulators the most),
  * edge values below 2m and moduli of every kind (all-ones, all-ones top limb, 2^(b-1) + 1,
  * shorter in the same limb count), long chains of squarings, and the whole-modexp hooks
@@ -76,14 +76,14 @@ static void modulus_free(struct modulus *md)
 
 /* ---- radix conversion ---- */
 
-/* A span's value (digits lazy) as a BIGNUM. */
-static BIGNUM *bn_from_span(const uint64_t *d, size_t digits)
+/* A span's value (digits lazy, w bits each) as a BIGNUM. */
+static BIGNUM *bn_from_span(const uint64_t *d, unsigned w, size_t digits)
 {
     BIGNUM *r = BN_new(), *t = BN_new();
     assert_non_null(r);
     BN_zero(r);
     for (size_t j = digits; j-- > 0;) {
-        BN_lshift(r, r, 28);
+        BN_lshift(r, r, (int)w);
         BN_set_word(t, d[CTBN_AVX2_PAD + j]);
         BN_add(r, r, t);
     }
@@ -92,17 +92,18 @@ static BIGNUM *bn_from_span(const uint64_t *d, size_t digits)
 }
 
 /*
- * Make span d's digits lazy without changing its value: digit j gains 2^28 (up to the
- * kernel bound) where digit j+1 can give 1, at random places or (all = 1) everywhere it can.
+ * Make span d's digits (w bits) lazy without changing its value: digit j gains 2^w (up to
+ * the kernel bound) where digit j+1 can give 1, at random places or (all = 1) everywhere
+ * it can.
  */
-static void make_lazy(uint64_t *d, size_t digits, int all)
+static void make_lazy(uint64_t *d, unsigned w, size_t digits, int all)
 {
     uint64_t *dd = d + CTBN_AVX2_PAD;
     for (size_t j = digits - 1; j-- > 0;) {
         if ((all || rng_below(2)) && dd[j + 1] >= 1 &&
-            dd[j] + ((uint64_t)1 << 28) < CTBN_AVX2_DIGIT_MAX) {
+            dd[j] + ((uint64_t)1 << w) < CTBN_AVX2_DIGIT_MAX(w)) {
             dd[j + 1] -= 1;
-            dd[j] += (uint64_t)1 << 28;
+            dd[j] += (uint64_t)1 << w;
         }
     }
 }
@@ -113,7 +114,8 @@ static void test_convert(void **state)
     SEED_TEST();
     for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
         size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
-        assert_true(digits % 4 == 0 && 28 * digits >= 64 * n + 2);
+        unsigned w = ctbn_avx2_digit_bits(n);
+        assert_true(digits % 4 == 0 && w * digits >= 64 * n + 2 && (w == 28 || w == 29));
         for (int it = 0; it < 200; it++) {
             ctbn_limb x[CTBN_MAX_LIMBS], y[CTBN_MAX_LIMBS];
             _Alignas(32) uint64_t d[CTBN_AVX2_MAX_SPAN];
@@ -122,12 +124,12 @@ static void test_convert(void **state)
                 memset(x, it ? 0xFF : 0, n * sizeof(ctbn_limb)); /* carries everywhere */
             else
                 rand_pattern(x, n, 64 * n);
-            ctbn_avx2_from_radix64(d, digits, x, n);
+            ctbn_avx2_from_radix64(d, w, digits, x, n);
             for (size_t j = 0; j < CTBN_AVX2_SPAN(digits); j++) {
                 uint64_t want = 0;
                 if (j >= CTBN_AVX2_PAD && j < CTBN_AVX2_PAD + digits) {
-                    for (size_t k = 0; k < 28; k++) {
-                        size_t bit = 28 * (j - CTBN_AVX2_PAD) + k;
+                    for (size_t k = 0; k < w; k++) {
+                        size_t bit = w * (j - CTBN_AVX2_PAD) + k;
                         if (bit < 64 * n && ((x[bit / 64] >> (bit % 64)) & 1))
                             want |= (uint64_t)1 << k;
                     }
@@ -137,9 +139,9 @@ static void test_convert(void **state)
                              (unsigned long long)d[j], (unsigned long long)want);
             }
             /* lazy digits convert back to the same value */
-            make_lazy(d, digits, it % 2);
-            ctbn_avx2_to_radix64(y, n, d, digits);
-            report_begin("radix 2^28 round trip with lazy digits, n=%zu", n);
+            make_lazy(d, w, digits, it % 2);
+            ctbn_avx2_to_radix64(y, n, d, w, digits);
+            report_begin("radix 2^%u round trip with lazy digits, n=%zu", w, n);
             report_operand("x", x, n);
             expect_limbs_eq("to_radix64(lazy(from_radix64(x)))", y, x, n);
         }
@@ -148,9 +150,9 @@ static void test_convert(void **state)
 
 /* ---- the AMM kernel ---- */
 
-/* d := a value below 2m in radix 2^28: the edges 0, 1, m-1, m, 2m-1 or a random pattern
+/* d := a value below 2m in radix 2^w: the edges 0, 1, m-1, m, 2m-1 or a random pattern
  * (sometimes plus m), its digits made lazy at random, everywhere, or not at all. */
-static void rand_below_2m(uint64_t *d, const struct modulus *md, size_t digits)
+static void rand_below_2m(uint64_t *d, const struct modulus *md, unsigned w, size_t digits)
 {
     BN_CTX *bctx = oracle_bn_ctx();
     ctbn_limb x[CTBN_MAX_LIMBS + 1];
@@ -183,13 +185,13 @@ static void rand_below_2m(uint64_t *d, const struct modulus *md, size_t digits)
     }
     ctbn_limb y[CTBN_MAX_LIMBS + 1];
     limbs_from_bn(y, n + 1, v);
-    ctbn_avx2_from_radix64(d, digits, y, n + 1);
+    ctbn_avx2_from_radix64(d, w, digits, y, n + 1);
     switch (rng_below(3)) {
     case 0:
-        make_lazy(d, digits, 1);
+        make_lazy(d, w, digits, 1);
         break;
     case 1:
-        make_lazy(d, digits, 0);
+        make_lazy(d, w, digits, 0);
         break;
     default:
         break;
@@ -199,22 +201,22 @@ static void rand_below_2m(uint64_t *d, const struct modulus *md, size_t digits)
 
 /* Check r = AMM(a, b): digits below the bound, pads zero, r < 2m, r R' = a b mod m. */
 static void expect_amm(const char *what, const uint64_t *r, const uint64_t *a,
-                       const uint64_t *b, const struct modulus *md, size_t digits)
+                       const uint64_t *b, const struct modulus *md, unsigned w, size_t digits)
 {
     BN_CTX *bctx = oracle_bn_ctx();
     for (size_t j = 0; j < CTBN_AVX2_SPAN(digits); j++) {
         int pad = j < CTBN_AVX2_PAD || j >= CTBN_AVX2_PAD + digits;
-        if (r[j] >= CTBN_AVX2_DIGIT_MAX || (pad && r[j] != 0))
+        if (r[j] >= CTBN_AVX2_DIGIT_MAX(w) || (pad && r[j] != 0))
             fail_msg("%s: lane %zu = %016llx not a lazy digit or zero pad", what, j,
                      (unsigned long long)r[j]);
     }
-    BIGNUM *br = bn_from_span(r, digits), *ba = bn_from_span(a, digits);
-    BIGNUM *bb = bn_from_span(b, digits), *lhs = BN_new(), *rhs = BN_new();
+    BIGNUM *br = bn_from_span(r, w, digits), *ba = bn_from_span(a, w, digits);
+    BIGNUM *bb = bn_from_span(b, w, digits), *lhs = BN_new(), *rhs = BN_new();
     BIGNUM *m2 = BN_new();
     BN_lshift1(m2, md->bm);
     if (BN_cmp(br, m2) >= 0)
         fail_msg("%s: result not below 2m", what);
-    BN_lshift(lhs, br, (int)(28 * digits));
+    BN_lshift(lhs, br, (int)(w * digits));
     BN_mod(lhs, lhs, md->bm, bctx);
     BN_mod_mul(rhs, ba, bb, md->bm, bctx);
     if (BN_cmp(lhs, rhs) != 0) {
@@ -230,10 +232,11 @@ static void expect_amm(const char *what, const uint64_t *r, const uint64_t *a,
 }
 
 /*
- * a := the value 2m - 1 (or m - 1), with every digit but the top one pushed to its lazy
- * bound 2^28 + 2^9 - 1 where the value allows: the largest products in every lane.
+ * a := the value 2m - 1 (or m - 1), with every digit but the top one pushed above 2^w,
+ * up to the lazy bound, where the value allows: the largest products in every lane.
  */
-static void max_lazy(uint64_t *d, const struct modulus *md, size_t digits, int two_m)
+static void max_lazy(uint64_t *d, const struct modulus *md, unsigned w, size_t digits,
+                     int two_m)
 {
     BIGNUM *v = BN_dup(md->bm);
     if (two_m)
@@ -241,8 +244,8 @@ static void max_lazy(uint64_t *d, const struct modulus *md, size_t digits, int t
     BN_sub_word(v, 1);
     ctbn_limb y[CTBN_MAX_LIMBS + 1];
     limbs_from_bn(y, md->n + 1, v);
-    ctbn_avx2_from_radix64(d, digits, y, md->n + 1);
-    make_lazy(d, digits, 1);
+    ctbn_avx2_from_radix64(d, w, digits, y, md->n + 1);
+    make_lazy(d, w, digits, 1);
     BN_free(v);
 }
 
@@ -254,6 +257,7 @@ static void test_amm(void **state)
     assert_non_null(mod);
     for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
         size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
+        unsigned w = ctbn_avx2_digit_bits(n);
         ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_amm_x1_for(digits);
         assert_non_null(amm);
         for (int it = 0; it < 60; it++) {
@@ -265,8 +269,9 @@ static void test_amm(void **state)
             ctbn_limb tmp[CTBN_MAX_LIMBS];
             ctbn_avx2_mod_init(mod, md.ctx, tmp);
             /* R'^2 mod m, checked against BN */
-            BIGNUM *rr = bn_from_span(mod->rr, digits), *want = BN_new();
-            BN_set_bit(want, (int)(56 * digits));
+            assert_int_equal(mod->bits, w);
+            BIGNUM *rr = bn_from_span(mod->rr, w, digits), *want = BN_new();
+            BN_set_bit(want, (int)(2 * w * digits));
             BN_mod(want, want, md.bm, oracle_bn_ctx());
             assert_int_equal(BN_cmp(rr, want), 0);
             BN_free(rr);
@@ -276,18 +281,18 @@ static void test_amm(void **state)
                 r[CTBN_AVX2_MAX_SPAN], a0[CTBN_AVX2_MAX_SPAN];
             for (int k = 0; k < 6; k++) {
                 if (k == 0) {
-                    max_lazy(a, &md, digits, 1);
-                    max_lazy(b, &md, digits, 1);
+                    max_lazy(a, &md, w, digits, 1);
+                    max_lazy(b, &md, w, digits, 1);
                 } else if (k == 1) {
-                    max_lazy(a, &md, digits, 1);
-                    max_lazy(b, &md, digits, 0);
+                    max_lazy(a, &md, w, digits, 1);
+                    max_lazy(b, &md, w, digits, 0);
                 } else {
-                    rand_below_2m(a, &md, digits);
-                    rand_below_2m(b, &md, digits);
+                    rand_below_2m(a, &md, w, digits);
+                    rand_below_2m(b, &md, w, digits);
                 }
                 memset(r, 0x5A, sizeof(r));
                 amm(r, a, b, mod);
-                expect_amm("amm", r, a, b, &md, digits);
+                expect_amm("amm", r, a, b, &md, w, digits);
                 /* in place: r = a, and the squaring r = a = b */
                 memcpy(a0, a, sizeof(a));
                 amm(a, a, b, mod);
@@ -295,17 +300,17 @@ static void test_amm(void **state)
                     fail_msg("amm in place (r = a) differs (digits %zu)", digits);
                 memcpy(r, a0, sizeof(a0));
                 amm(r, r, r, mod);
-                expect_amm("amm square in place", r, a0, a0, &md, digits);
+                expect_amm("amm square in place", r, a0, a0, &md, w, digits);
             }
             /* a chain of 300 squarings from the heaviest operand stays within the contract */
-            max_lazy(a, &md, digits, 1);
+            max_lazy(a, &md, w, digits, 1);
             for (int q = 0; q < 300; q++) {
                 memcpy(a0, a, sizeof(a));
                 amm(a, a, a, mod);
                 if (q % 50 == 0)
-                    expect_amm("squaring chain", a, a0, a0, &md, digits);
+                    expect_amm("squaring chain", a, a0, a0, &md, w, digits);
             }
-            expect_amm("squaring chain end", a, a0, a0, &md, digits);
+            expect_amm("squaring chain end", a, a0, a0, &md, w, digits);
             modulus_free(&md);
         }
     }
