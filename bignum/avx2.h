@@ -1,7 +1,7 @@
 /*
- * The AVX2 backend's private contracts (issue 11): radix 2^29 and 2^28 numbers, the almost-Montgomery
- * multiplication (AMM) kernels on VPMULUDQ and the whole-modexp hooks, for CPUs without
- * AVX-512 IFMA.
+ * The AVX2 backend's private contracts (issue 11): radix 2^29 and 2^28 numbers, the
+ * almost-Montgomery multiplication (AMM) kernels on VPMULUDQ and the whole-modexp hooks, for
+ * CPUs without AVX-512 IFMA.
  *
  * Everything declared here except ctbn_backend_avx2 (backend.h) is compiled with -mavx2
  * -mbmi2 and MUST only run once ctbn_cpu_features() reported CTBN_CPU_AVX2 (the backend

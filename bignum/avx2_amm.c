@@ -3,13 +3,13 @@
  * four 32x32->64 products per instruction). Contracts in avx2.h.
  *
  * Operand scanning by blocks of four digits of b. The accumulator T holds 64-bit lanes, one
- * per digit position, never carried until the end (avx2.h bounds them below 2^63.3). For
- * block k (digits b[4k..4k+3]):
+ * per digit position, carried only at the end and, with W = 29, every 24 steps (avx2.h
+ * bounds the lanes below 2^63.6). For block k (digits b[4k..4k+3]):
  *
- *  - scalar: the four Montgomery quotient digits y_j = t_j k0 mod 2^28, where t_j is lane
+ *  - scalar: the four Montgomery quotient digits y_j = t_j k0 mod 2^W, where t_j is lane
  *    4k+j with everything the block adds to it below j (a[i] b_j' and m[i] y_j' with
  *    i + j' = j) and the carry out of the lanes below; lanes 4k..4k+3 are then done, their
- *    sum is 0 mod 2^112 and only its carry c goes on (into lane 4k+4);
+ *    sum is 0 mod 2^(4W) and only its carry c goes on (into lane 4k+4);
  *  - vector: lanes 4k+4 .. 4k+D+3 += a b_j + m y_j for j = 0..3, the digits of a and m read
  *    shifted by j lanes (unaligned loads over the span's zero pads), one vector of 4 lanes
  *    at a time; lanes 4k..4k+3 are not computed again (the scalar step has them).
@@ -19,7 +19,7 @@
  *
  * With W = 29 a lane can take only about 30 steps of two products before it could
  * overflow, so every 6 blocks (24 steps) the live lanes get one such carry pass too (its
- * top carry goes to the next fresh lane); with W = 28 the 76 steps of the largest size fit.
+ * top carry goes to the next fresh lane); with W = 28 the 56 steps of 1536 bits fit.
  *
  * The lane holding 4k..4k+3 for the next block stays in a register (low); the others go
  * through a 32-byte aligned stack array.
@@ -28,8 +28,14 @@
  * calls in a row on Zen 4 (1024 bits: 1494 TSC ticks against 2 x 586), so there is none;
  * the modexp runs the two halves' calls back to back.
  *
- * CT: trip counts and addresses depend on D only; the digits of a, b, m and the quotients
- * y_j are secret and only enter multiplications, additions, shifts and masks.
+ * An earlier variant took the four quotient digits from one 4W-bit quotient (a 128-bit
+ * multiplication instead of four dependent steps): no faster, the kernel is bound by its
+ * vector instruction count (one VPMULUDQ and one VPADDQ per four products) more than by
+ * this chain.
+ *
+ * CT: trip counts, addresses and the carry passes depend on D, W and the block counter
+ * only; the digits of a, b, m and the quotients y_j are secret and only enter
+ * multiplications, additions, shifts and masks.
  */
 #include <immintrin.h>
 
