@@ -42,7 +42,7 @@ PY
 ncols=$(head -1 "$tmp/ratios.dat" | wc -w)
 
 gnuplot <<GP
-set terminal pngcairo size 1400,600 font "sans,10"
+set terminal pngcairo size 1400,600 font "sans,10" noenhanced
 set output "$png"
 set title "$title"
 set style data histogram
