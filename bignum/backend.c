@@ -24,12 +24,14 @@ static const ctbn_backend *known(size_t i)
     case 1:
         return ctbn_backend_adx();
     case 2:
+        return ctbn_backend_avx2();
+    case 3:
         return ctbn_backend_ifma();
     default:
         return NULL;
     }
 }
-#define N_KNOWN 3
+#define N_KNOWN 4
 
 static int usable(const ctbn_backend *be)
 {

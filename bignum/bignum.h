@@ -291,7 +291,8 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
  *
  * ctbn_mont_mul, ctbn_mont_sqr, ctbn_modexp_ct and ctbn_modexp2_ct (and everything built on
  * them) run on one active backend: "portable" (the C reference, always available), "adx"
- * (MULX/ADCX/ADOX, x86-64 with BMI2 and ADX) or "ifma" (AVX-512 IFMA, with the ZMM state
+ * (MULX/ADCX/ADOX, x86-64 with BMI2 and ADX), "avx2" (AVX2 modexp kernels for 1024/1536/2048-bit
+ * moduli, ADX for the rest) or "ifma" (AVX-512 IFMA, with the ZMM state
  * enabled by the OS). Results are identical whatever the backend.
  *
  * Until ctbn_backend_select is first called, the active backend is the one named by the
@@ -302,8 +303,8 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
  */
 
 /*
- * Make `name` the active backend: "portable", "adx", "ifma", or "auto" (NULL means "auto"):
- * the best supported, ifma > adx > portable. Returns 0 on success, -1 if the name is unknown
+ * Make `name` the active backend: "portable", "adx", "avx2", "ifma", or "auto" (NULL means
+ * "auto"): the best supported, ifma > avx2 > adx > portable. Returns 0 on success, -1 if the name is unknown
  * or that backend is not built or not supported by this CPU and OS (the active backend is
  * then unchanged). Thread-safe, but must not be called while another thread computes if the
  * caller needs that computation on a particular backend.
@@ -311,11 +312,11 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
  */
 int ctbn_backend_select(const char *name);
 
-/* The active backend's name ("portable", "adx" or "ifma"). CT: public. */
+/* The active backend's name ("portable", "adx", "avx2" or "ifma"). CT: public. */
 const char *ctbn_backend_name(void);
 
 /*
- * The backends usable here, in the order portable, adx, ifma: stores up to max names in
+ * The backends usable here, in the order portable, adx, avx2, ifma: stores up to max names in
  * names[] (names may be NULL when max is 0) and returns how many there are in all.
  * CT: public.
  */

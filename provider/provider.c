@@ -35,29 +35,43 @@
 #define CTRSA_BUILDINFO_PREFIX "ctrsa " CTRSA_VERSION ", built with " CTRSA_COMPILER \
                                "; bignum backend: "
 
-/* Provider parameter: the engine backend in use ("portable", "adx" or "ifma"). */
+/* Provider parameter: the engine backend in use ("portable", "adx", "avx2" or "ifma"). */
 #define CTRSA_PROV_PARAM_BACKEND "ctrsa-backend"
 
 /*
- * The build information: the bignum backend chosen at load and the ones this CPU supports.
- * Every combination is a constant string (the supported sets are prefixes of
- * "portable adx ifma": ifma needs ADX too), so the pointer handed out stays valid.
+ * The build information: the bignum backend chosen at load, the path it takes per modulus
+ * size (the backend descriptors in bignum/; the measurements behind them are in README.md, "Path per size
+ * and CPU class"), and the backends this CPU supports. Every combination is a constant
+ * string (the supported sets are prefixes of "portable adx avx2 ifma": each needs the
+ * features of the one before), so the pointer handed out stays valid.
  */
 #define CTRSA_BI(active, supported) \
     CTRSA_BUILDINFO_PREFIX active "; backends supported here: " supported
+#define CTRSA_BI_PORTABLE "portable (C, every size)"
+#define CTRSA_BI_ADX "adx (MULX/ADCX/ADOX, every size)"
+#define CTRSA_BI_AVX2 \
+    "avx2 (AVX2 radix 2^29/2^28 private-key modexp for 1024/1536/2048-bit moduli and CRT " \
+    "halves; MULX/ADX for the public exponent and every other size)"
+#define CTRSA_BI_IFMA \
+    "ifma (AVX-512 IFMA private-key modexp for 512-2048-bit moduli and CRT halves, " \
+    "public exponent for 512-4096 bits; MULX/ADX for every other size)"
+#define CTRSA_BI_ROW(active)                                                          \
+    { CTRSA_BI(active, "portable"), CTRSA_BI(active, "portable adx"),                  \
+      CTRSA_BI(active, "portable adx avx2"), CTRSA_BI(active, "portable adx avx2 ifma") }
 static const char *ctrsa_buildinfo(void)
 {
-    static const char *const table[3][3] = {
-        { CTRSA_BI("portable (C)", "portable"), CTRSA_BI("portable (C)", "portable adx"),
-          CTRSA_BI("portable (C)", "portable adx ifma") },
-        { NULL, CTRSA_BI("adx (MULX/ADCX/ADOX)", "portable adx"),
-          CTRSA_BI("adx (MULX/ADCX/ADOX)", "portable adx ifma") },
-        { NULL, NULL, CTRSA_BI("ifma (AVX-512 IFMA)", "portable adx ifma") },
+    static const char *const table[4][4] = {
+        CTRSA_BI_ROW(CTRSA_BI_PORTABLE), CTRSA_BI_ROW(CTRSA_BI_ADX),
+        CTRSA_BI_ROW(CTRSA_BI_AVX2), CTRSA_BI_ROW(CTRSA_BI_IFMA),
     };
     const char *be = ctbn_backend_name();
     size_t supported = ctbn_backend_supported(NULL, 0);
-    size_t active = strcmp(be, "ifma") == 0 ? 2 : strcmp(be, "adx") == 0 ? 1 : 0;
-    if (supported < 1 || supported > 3 || table[active][supported - 1] == NULL)
+    size_t active = strcmp(be, "ifma") == 0   ? 3
+                    : strcmp(be, "avx2") == 0 ? 2
+                    : strcmp(be, "adx") == 0  ? 1
+                                              : 0;
+    /* the active backend is always among the supported ones */
+    if (supported < 1 || supported > 4 || active >= supported)
         return CTRSA_BUILDINFO_PREFIX "unknown";
     return table[active][supported - 1];
 }

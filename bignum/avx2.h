@@ -1,0 +1,120 @@
+/*
+ * The AVX2 backend's private contracts (issue 11): radix 2^29 and 2^28 numbers, the
+ * almost-Montgomery multiplication (AMM) kernels on VPMULUDQ and the whole-modexp hooks, for
+ * CPUs without AVX-512 IFMA.
+ *
+ * Everything declared here except ctbn_backend_avx2 (backend.h) is compiled with -mavx2
+ * -mbmi2 and MUST only run once ctbn_cpu_features() reported CTBN_CPU_AVX2 (the backend
+ * also needs BMI2 and ADX for its radix 2^64 kernels).
+ *
+ * Radix 2^W: W bits per digit, D digits (W = 29, D = 36 for 16-limb moduli, 1024 bits;
+ * W = 28, D = 56 for 24 limbs, 1536 bits; W = 29, D = 72 for 32 limbs, 2048 bits; D a
+ * multiple of 4 with W D >= 64 n + 2, so R' = 2^(W D) > 4 m) is stored as a "span" of
+ * CTBN_AVX2_SPAN(D) uint64_t, 32-byte aligned: CTBN_AVX2_PAD zero lanes, the D digits least
+ * significant first, CTBN_AVX2_PAD zero lanes. The zero lanes let the kernel read the
+ * digits shifted by 0 to 3 lanes with plain unaligned loads.
+ *
+ * Digits are "lazy": each < 2^W + 2^9 (CTBN_AVX2_DIGIT_MAX(W)), not necessarily < 2^W; a
+ * number's value is the sum of digit_i 2^(W i). The kernel's 64-bit lane accumulators take
+ * one step of two products per digit of b: with W = 28, D = 56 steps < 56 * 2 * (2^28 +
+ * 2^9)^2 < 2^63, so no lane overflows before the carries are propagated once at the end
+ * (two vector passes, which bring every digit back under 2^W + 2^9); with W = 29 a step
+ * adds up to 2^59.0001, so the kernel carries the live lanes once every 24 steps
+ * (< 2^63.6 in between). 29-bit digits take 36 instead of 40 digits at 1024 bits and 72
+ * instead of 76 at 2048 (a fifth and a tenth fewer products); at 1536 bits both need 56.
+ *
+ * AMM(a, b) = a b R'^-1 mod m up to one m: for a, b < 2m the result is < 2m (Gueron's
+ * almost-Montgomery multiplication). Values stay in [0, 2m) through the exponentiation.
+ */
+#ifndef CTRSA_AVX2_H
+#define CTRSA_AVX2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bignum.h"
+
+/* Every digit of a kernel operand or result (W bits per digit) is below this. */
+#define CTBN_AVX2_DIGIT_MAX(w) (((uint64_t)1 << (w)) + ((uint64_t)1 << 9))
+
+#define CTBN_AVX2_PAD 4
+#define CTBN_AVX2_MAX_DIGITS 72
+#define CTBN_AVX2_SPAN(d) ((d) + 2 * CTBN_AVX2_PAD)
+#define CTBN_AVX2_MAX_SPAN CTBN_AVX2_SPAN(CTBN_AVX2_MAX_DIGITS)
+
+/* Digits for n limbs: 36, 56, 72 for n = 16, 24, 32; 0 for any other n. CT: public. */
+size_t ctbn_avx2_digits(size_t n);
+
+/* Bits per digit for n limbs: 29, 28, 29 for n = 16, 24, 32; 0 for any other n.
+ * CT: public. */
+unsigned ctbn_avx2_digit_bits(size_t n);
+
+/* A modulus in radix 2^28 (normalized digits < 2^28) with its Montgomery constants. */
+typedef struct ctbn_avx2_mod {
+    _Alignas(32) uint64_t m[CTBN_AVX2_MAX_SPAN];  /* span of the modulus */
+    _Alignas(32) uint64_t rr[CTBN_AVX2_MAX_SPAN]; /* span of R'^2 mod m */
+    uint64_t k0;                                  /* -m^-1 mod 2^W */
+    size_t digits;                                /* D (public) */
+    unsigned bits;                                /* W (public) */
+} ctbn_avx2_mod;
+
+/* ---------------------------------------------------------------------------------------
+ * Radix conversion and modulus set-up (avx2_convert.c)
+ */
+
+/*
+ * Span d (CTBN_AVX2_SPAN(digits) lanes) := x (n limbs) in radix 2^w (w = 28 or 29),
+ * normalized, pad lanes and the digits past the value zero. Requires w digits >= 64 n.
+ * d MUST NOT alias x. CT: only n, w and digits leak.
+ */
+void ctbn_avx2_from_radix64(uint64_t *d, unsigned w, size_t digits, const ctbn_limb *x,
+                            size_t n);
+
+/*
+ * x (n limbs) := the value of span d (digits lazy digits of w bits, each < 2^32), carries
+ * propagated; bits above 64 n are dropped (the caller knows the value fits). x MUST NOT
+ * alias d. CT: only n, w and digits leak.
+ */
+void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
+                          size_t digits);
+
+/*
+ * mod := ctx's modulus in radix 2^W, k0, and R'^2 mod m (R' = 2^(W D)) from ctx->rr by
+ * 2 W D - 128 n modular doublings. Requires ctbn_avx2_digits(ctx->n) != 0. scratch: ctx->n
+ * limbs. CT: only ctx->n leaks; the modulus may be secret (a prime factor).
+ */
+void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch);
+
+/* ---------------------------------------------------------------------------------------
+ * Almost-Montgomery multiplication (avx2_amm.c)
+ *
+ * Span r := AMM(a, b) modulo mod->m, for the D and W of the kernel's name and mod. a and b
+ * are spans of lazy digits (< CTBN_AVX2_DIGIT_MAX(W))
+ * with values < 2m; r gets lazy digits, value < 2m, its pad lanes zero. The pad lanes of a
+ * and b must be zero. r MAY alias a or b. Spans 32-byte aligned.
+ * CT: only D leaks: fixed trip counts; no memory index or branch depends on a, b or m.
+ */
+typedef void ctbn_avx2_amm_x1_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                 const ctbn_avx2_mod *mod);
+
+ctbn_avx2_amm_x1_fn ctbn_avx2_amm36_x1, ctbn_avx2_amm56_x1, ctbn_avx2_amm72_x1;
+
+/* The kernels for D digits (36, 56, 72); NULL for any other D. CT: public. */
+ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits);
+
+/* ---------------------------------------------------------------------------------------
+ * The whole-modexp hooks (avx2_modexp.c), with the contracts of backend.h's modexp_ct and
+ * modexp2_ct: they handle the n of the measured size table in avx2_modexp.c (modexp2: both
+ * halves of the same n) and return 1, else 0 without writing anything. Results fully reduced, radix 2^64,
+ * identical to the portable path. The window table lives on the stack (up to 2 x 21.5 KiB):
+ * it does not fit CTBN_MODEXP_SCRATCH in radix 2^W.
+ * CT: only the limb counts and exponent bit lengths leak.
+ */
+int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                        const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch);
+int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                         const ctbn_limb *e1, size_t e1_bits,
+                         const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                         const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+#endif /* CTRSA_AVX2_H */

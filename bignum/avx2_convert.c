@@ -1,0 +1,96 @@
+/*
+ * Radix 2^64 <-> 2^W conversion and the radix 2^W modulus set-up for the AVX2 backend.
+ * Contracts in avx2.h. Plain scalar C: these run a few times per exponentiation.
+ *
+ * CT: every loop runs a count fixed by n and the digit count; bit positions (limb index and
+ * shift) are functions of the loop counter only, never of the values.
+ */
+#include "avx2.h"
+
+size_t ctbn_avx2_digits(size_t n)
+{
+    switch (n) {
+    case 16:
+        return 36;
+    case 24:
+        return 56;
+    case 32:
+        return 72;
+    default:
+        return 0;
+    }
+}
+
+unsigned ctbn_avx2_digit_bits(size_t n)
+{
+    switch (n) {
+    case 16:
+    case 32:
+        return 29;
+    case 24:
+        return 28;
+    default:
+        return 0;
+    }
+}
+
+/* Limb i of x, or 0 past its n limbs (i is public). */
+static uint64_t limb_or_zero(const ctbn_limb *x, size_t n, size_t i)
+{
+    return i < n ? x[i] : 0;
+}
+
+void ctbn_avx2_from_radix64(uint64_t *d, unsigned w, size_t digits, const ctbn_limb *x,
+                            size_t n)
+{
+    const uint64_t mask = ((uint64_t)1 << w) - 1;
+    for (size_t j = 0; j < CTBN_AVX2_PAD; j++)
+        d[j] = d[CTBN_AVX2_PAD + digits + j] = 0;
+    uint64_t *dd = d + CTBN_AVX2_PAD;
+    for (size_t j = 0; j < digits; j++) {
+        size_t bit = w * j, limb = bit / 64, sh = bit % 64;
+        uint64_t v = limb_or_zero(x, n, limb) >> sh;
+        /* the digit straddles two limbs when sh > 64 - w */
+        if (sh > 64 - w)
+            v |= limb_or_zero(x, n, limb + 1) << (64 - sh);
+        dd[j] = v & mask;
+    }
+}
+
+void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
+                          size_t digits)
+{
+    const uint64_t mask = ((uint64_t)1 << w) - 1;
+    const uint64_t *dd = d + CTBN_AVX2_PAD;
+    for (size_t i = 0; i < n; i++)
+        x[i] = 0;
+    uint64_t carry = 0;
+    for (size_t j = 0; j < digits; j++) {
+        uint64_t v = dd[j] + carry; /* < 2^32 + 2^36 */
+        carry = v >> w;
+        v &= mask;
+        size_t bit = w * j, limb = bit / 64, sh = bit % 64;
+        if (limb < n)
+            x[limb] |= v << sh;
+        if (sh > 64 - w && limb + 1 < n)
+            x[limb + 1] |= v >> (64 - sh);
+    }
+}
+
+void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch)
+{
+    size_t n = ctx->n, digits = ctbn_avx2_digits(n);
+    unsigned w = ctbn_avx2_digit_bits(n);
+    mod->digits = digits;
+    mod->bits = w;
+    mod->k0 = ctx->m0inv & (((uint64_t)1 << w) - 1); /* -m^-1 mod 2^64, reduced mod 2^w */
+    ctbn_avx2_from_radix64(mod->m, w, digits, ctx->m, n);
+
+    /* R'^2 = 2^(2 w D) = 2^(128 n) * 2^(2 w D - 128 n) mod m: doublings of rr (< m). */
+    ctbn_copy(scratch, ctx->rr, n);
+    for (size_t k = 0; k < 2 * w * digits - 128 * n; k++) {
+        ctbn_limb carry = ctbn_add(scratch, scratch, scratch, n);
+        ctbn_csub_mod(scratch, carry, ctx->m, n);
+    }
+    ctbn_avx2_from_radix64(mod->rr, w, digits, scratch, n);
+}

@@ -1,0 +1,227 @@
+/*
+ * The constant-time fixed-window modexp on the AVX2 kernels, one exponentiation or both CRT
+ * halves in one interleaved pass. Contracts in avx2.h (hooks of backend.h).
+ *
+ * The same plan as the IFMA backend's (ifma_modexp.c), in radix 2^W: per half, the base
+ * goes into the Montgomery domain of R' = 2^(W D) by one AMM with R'^2, the table holds
+ * b^i R' for i < 2^w (each < 2m, lazy digits), the exponent is consumed by windows of w bits
+ * from the top at public positions: w squarings (AMMs of acc by itself), one constant-time
+ * gather, one multiplication, whatever the window's value. An AMM by 1 leaves the domain
+ * (result <= m); the carries are propagated in the conversion to radix 2^64 and one masked
+ * subtraction makes the result < m. Each half's state and table are wiped afterwards.
+ *
+ * The table is on the stack: 2^5 entries of up to 80 lanes is 20 KiB per half, more than
+ * CTBN_MODEXP_SCRATCH holds in radix 2^W.
+ *
+ * CT: the operation sequence depends only on n and the exponent bit lengths. Exponent bits
+ * are read at public positions and become a table index that is only compared (as a mask)
+ * against every entry index; every entry is loaded in full for every lookup.
+ */
+#include <immintrin.h>
+#include <string.h>
+
+#include "avx2.h"
+#include "backend.h"
+
+/* The largest window (ctbn_modexp_window) and so the table's entries. */
+#define MAX_COUNT 32
+
+struct half {
+    ctbn_avx2_mod mod;
+    _Alignas(32) uint64_t acc[CTBN_AVX2_MAX_SPAN];
+    _Alignas(32) uint64_t ent[CTBN_AVX2_MAX_SPAN];
+    _Alignas(32) uint64_t bw[CTBN_AVX2_MAX_SPAN];
+    _Alignas(32) uint64_t table[MAX_COUNT * CTBN_AVX2_MAX_SPAN];
+    const ctbn_limb *e;
+    size_t elimbs;
+};
+
+struct kern {
+    int nc;
+    size_t digits, span;
+    ctbn_avx2_amm_x1_fn *x1;
+};
+
+/* The span of 1: digit 0 is 1, everything else zero. */
+static const _Alignas(32) uint64_t one_span[CTBN_AVX2_MAX_SPAN] = {[CTBN_AVX2_PAD] = 1};
+
+enum { OP_ACC = -1, OP_ENT = -2, OP_B = -3, OP_RR = -4, OP_ONE = -5 };
+
+static uint64_t *operand(struct half *h, const struct kern *k, long op)
+{
+    switch (op) {
+    case OP_ACC:
+        return h->acc;
+    case OP_ENT:
+        return h->ent;
+    case OP_B:
+        return h->bw;
+    case OP_RR:
+        return h->mod.rr;
+    case OP_ONE:
+        return (uint64_t *)one_span; /* only ever read */
+    default:
+        return h->table + (size_t)op * k->span;
+    }
+}
+
+/* For every half in turn: R := AMM(A, B) (two x1 calls back to back measured faster than an
+ * interleaved x2 kernel: avx2_amm.c). The operand names are public. CT: only D leaks. */
+static void amm(const struct kern *k, struct half *h, long r, long a, long b)
+{
+    for (int c = 0; c < k->nc; c++)
+        k->x1(operand(&h[c], k, r), operand(&h[c], k, a), operand(&h[c], k, b), &h[c].mod);
+}
+
+/*
+ * out := table[idx] (count spans of span lanes). idx is secret.
+ * CT: all count entries are loaded in full, in order; idx only enters ctbn_mask_eq, whose
+ * all-ones/zero result selects with AND/OR. span and count are public.
+ */
+static void gather(uint64_t *out, const uint64_t *table, size_t count, size_t span,
+                   uint64_t idx)
+{
+    for (size_t v0 = 0; v0 < span; v0 += 16) {
+        __m256i acc[4];
+        for (int v = 0; v < 4; v++)
+            acc[v] = _mm256_setzero_si256();
+        size_t nv = span - v0 >= 16 ? 4 : (span - v0) / 4;
+        for (size_t i = 0; i < count; i++) {
+            __m256i sel = _mm256_set1_epi64x((long long)ctbn_mask_eq(i, idx));
+            const uint64_t *entry = table + i * span + v0;
+            for (size_t v = 0; v < nv; v++)
+                acc[v] = _mm256_or_si256(
+                    acc[v], _mm256_and_si256(sel, _mm256_load_si256(
+                                                      (const __m256i *)(entry + 4 * v))));
+        }
+        for (size_t v = 0; v < nv; v++)
+            _mm256_store_si256((__m256i *)(out + v0 + 4 * v), acc[v]);
+    }
+}
+
+/*
+ * The exponentiation for k->nc halves whose mod, bw, e and elimbs are set. On return
+ * h[c].acc holds b^e mod m, lazy digits, <= m.
+ * CT: the sequence of kernel calls depends only on e_bits (public) and D; window values
+ * only become gather indices.
+ */
+static void run(const struct kern *k, struct half *h, size_t e_bits)
+{
+    unsigned w = ctbn_modexp_window(e_bits);
+    size_t count = (size_t)1 << w;
+
+    /* table[i] = b^i R' (almost reduced): table[0] = R', table[1] = b R' */
+    amm(k, h, 0, OP_RR, OP_ONE);
+    amm(k, h, 1, OP_B, OP_RR);
+    for (size_t i = 2; i < count; i++) {
+        if (i % 2 == 0)
+            amm(k, h, (long)i, (long)(i / 2), (long)(i / 2));
+        else
+            amm(k, h, (long)i, (long)(i - 1), 1);
+    }
+
+    size_t windows = (e_bits + w - 1) / w;
+    if (windows == 0) {
+        for (int c = 0; c < k->nc; c++)
+            gather(h[c].acc, h[c].table, count, k->span, 0);
+    } else {
+        for (int c = 0; c < k->nc; c++)
+            gather(h[c].acc, h[c].table, count, k->span,
+                   ctbn_exp_window(h[c].e, h[c].elimbs, (windows - 1) * w, w));
+        for (size_t win = windows - 1; win-- > 0;) {
+            for (unsigned s = 0; s < w; s++)
+                amm(k, h, OP_ACC, OP_ACC, OP_ACC);
+            for (int c = 0; c < k->nc; c++)
+                gather(h[c].ent, h[c].table, count, k->span,
+                       ctbn_exp_window(h[c].e, h[c].elimbs, win * w, w));
+            amm(k, h, OP_ACC, OP_ACC, OP_ENT);
+        }
+    }
+    /* out of the domain: AMM(x, 1) = (x + q m) / R' <= m for x < 2m */
+    amm(k, h, OP_ACC, OP_ACC, OP_ONE);
+}
+
+/* Zero n bytes at p, not dropped as dead stores. CT: n is public. */
+static void wipe(void *p, size_t n)
+{
+    memset(p, 0, n);
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+/* Set up half h for ctx, base b, exponent e. CT: only n and e_bits leak. */
+static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
+                      const ctbn_limb *e, size_t e_bits)
+{
+    ctbn_limb tmp[CTBN_MAX_LIMBS];
+    ctbn_avx2_mod_init(&h->mod, ctx, tmp);
+    wipe(tmp, sizeof(tmp)); /* R'^2 mod m on the way: derived from the (secret) prime */
+    ctbn_avx2_from_radix64(h->bw, h->mod.bits, h->mod.digits, b, ctx->n);
+    /* the spans the kernels never write must have zero pads */
+    memset(h->ent, 0, sizeof(h->ent));
+    h->e = e;
+    h->elimbs = CTBN_LIMBS(e_bits);
+}
+
+/* r := h->acc (<= m) fully reduced in radix 2^64, then h wiped (the modulus, the base, the
+ * powers and the accumulator are all secret-derived). CT: only n leaks. */
+static void half_finish(struct half *h, const ctbn_mont *ctx, ctbn_limb *r)
+{
+    ctbn_avx2_to_radix64(r, ctx->n, h->acc, h->mod.bits, h->mod.digits);
+    ctbn_csub_mod(r, 0, ctx->m, ctx->n);
+    wipe(h, sizeof(*h));
+}
+
+/*
+ * Whether the hooks take n-limb moduli: the sizes where the AVX2 modexp measured faster than
+ * the generic modexp on the ADX kernels, the backend's fallback (README, "Path per size and
+ * CPU class"). `bench_avx2_ct modexp2`, AMD EPYC (Zen 4), CPU microseconds per modexp2 of
+ * two halves with full-length exponents, minimum of 21 interleaved rounds, two runs:
+ *
+ *   bits   W   D   avx2   adx    adx/avx2   taken
+ *    512   -   -     -     106      -        no (no kernel: ADX's 8-limb kernel keeps
+ *                                             it; 20 digits are five 4-digit blocks)
+ *   1024  29  36    618    730    1.18       yes
+ *   1536  28  56   1704   2114    1.24       yes
+ *   2048  29  72   3660   4572    1.25       yes
+ *
+ * Every size with a kernel wins, so the table is the kernel list. CT: public.
+ */
+static int takes(size_t n)
+{
+    return ctbn_avx2_digits(n) != 0;
+}
+
+int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                        const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+{
+    (void)scratch;
+    if (!takes(ctx->n))
+        return 0;
+    size_t digits = ctbn_avx2_digits(ctx->n);
+    struct kern k = {1, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
+    struct half h[1];
+    half_init(&h[0], ctx, b, e, e_bits);
+    run(&k, h, e_bits);
+    half_finish(&h[0], ctx, r);
+    return 1;
+}
+
+int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                         const ctbn_limb *e1, size_t e1_bits,
+                         const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                         const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
+{
+    (void)scratch;
+    if (!takes(ctx1->n) || ctx2->n != ctx1->n)
+        return 0;
+    size_t digits = ctbn_avx2_digits(ctx1->n);
+    struct kern k = {2, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
+    struct half h[2];
+    /* both bases are read before either result is written (r1 MAY alias b1, r2 b2) */
+    half_init(&h[0], ctx1, b1, e1, e1_bits);
+    half_init(&h[1], ctx2, b2, e2, e2_bits);
+    run(&k, h, e1_bits > e2_bits ? e1_bits : e2_bits);
+    half_finish(&h[0], ctx1, r1);
+    half_finish(&h[1], ctx2, r2);
+    return 1;
+}

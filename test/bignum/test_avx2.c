@@ -1,0 +1,562 @@
+/*
+ * The AVX2 backend (bignum/avx2*.c) against OpenSSL BN and the portable reference: radix
+ * 2^29 / 2^28 conversion (lazy digits in, every digit boundary carrying), the
+ * almost-Montgomery kernels on operands whose lazy digits sit at their bound (the
+ * shape that carries at every digit boundary and loads the lane accumulators the most),
+ * edge values below 2m and moduli of every kind (all-ones, all-ones top limb, 2^(b-1) + 1,
+ * shorter in the same limb count), long chains of squarings, and the whole-modexp hooks
+ * (one half and the two CRT halves) at 1024, 1536 and 2048 bits with bases 0, 1, m-1 and
+ * random, exponents of every window-edge length including 0 and 1 bit; other sizes refused.
+ *
+ * Skipped (exit 77, with the reason) when the CPU or OS lacks AVX2 (or BMI2/ADX).
+ * Reproduce a failure with CTRSA_TEST_SEED (the report prints it).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <openssl/bn.h>
+
+#include "avx2.h"
+#include "backend.h"
+#include "bn_oracle.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define SEED_TEST() oracle_seed_for(__func__)
+
+/* The sizes the AVX2 hooks handle (the CRT halves of RSA-2048, 3072, 4096). */
+static const size_t avx2_bits[] = { 1024, 1536, 2048 };
+
+struct modulus {
+    size_t n, bits;
+    ctbn_limb *m;
+    ctbn_mont *ctx;
+    BIGNUM *bm;
+};
+
+static void use_backend(const char *name)
+{
+    if (ctbn_backend_select(name) != 0)
+        fail_msg("backend %s not selectable", name);
+}
+
+static void modulus_make(struct modulus *md, size_t n, size_t bits, enum mod_kind kind)
+{
+    md->n = n;
+    md->m = limbs_alloc(n);
+    rand_modulus(md->m, n, bits, kind);
+    md->ctx = malloc(sizeof(ctbn_mont_max));
+    assert_non_null(md->ctx);
+    assert_int_equal(ctbn_mont_init(md->ctx, md->m, n), 0);
+    md->bits = md->ctx->bits;
+    md->bm = bn_from_limbs(md->m, n);
+}
+
+/* Mostly exactly 64 n bits; sometimes shorter (same limb count, still handled). */
+static void modulus_random(struct modulus *md, size_t full_bits)
+{
+    size_t n = CTBN_LIMBS(full_bits), bits = full_bits;
+    enum mod_kind kind = (enum mod_kind)rng_below(MOD_KINDS);
+    if (rng_below(5) == 0 && kind != MOD_TOP_ALL_ONES)
+        bits = full_bits - 1 - rng_below(40);
+    modulus_make(md, n, bits, kind);
+}
+
+static void modulus_free(struct modulus *md)
+{
+    free(md->m);
+    free(md->ctx);
+    BN_free(md->bm);
+}
+
+/* ---- radix conversion ---- */
+
+/* A span's value (digits lazy, w bits each) as a BIGNUM. */
+static BIGNUM *bn_from_span(const uint64_t *d, unsigned w, size_t digits)
+{
+    BIGNUM *r = BN_new(), *t = BN_new();
+    assert_non_null(r);
+    BN_zero(r);
+    for (size_t j = digits; j-- > 0;) {
+        BN_lshift(r, r, (int)w);
+        BN_set_word(t, d[CTBN_AVX2_PAD + j]);
+        BN_add(r, r, t);
+    }
+    BN_free(t);
+    return r;
+}
+
+/*
+ * Make span d's digits (w bits) lazy without changing its value: digit j gains 2^w (up to
+ * the kernel bound) where digit j+1 can give 1, at random places or (all = 1) everywhere
+ * it can.
+ */
+static void make_lazy(uint64_t *d, unsigned w, size_t digits, int all)
+{
+    uint64_t *dd = d + CTBN_AVX2_PAD;
+    for (size_t j = digits - 1; j-- > 0;) {
+        if ((all || rng_below(2)) && dd[j + 1] >= 1 &&
+            dd[j] + ((uint64_t)1 << w) < CTBN_AVX2_DIGIT_MAX(w)) {
+            dd[j + 1] -= 1;
+            dd[j] += (uint64_t)1 << w;
+        }
+    }
+}
+
+static void test_convert(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+        size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
+        unsigned w = ctbn_avx2_digit_bits(n);
+        assert_true(digits % 4 == 0 && w * digits >= 64 * n + 2 && (w == 28 || w == 29));
+        for (int it = 0; it < 200; it++) {
+            ctbn_limb x[CTBN_MAX_LIMBS], y[CTBN_MAX_LIMBS];
+            _Alignas(32) uint64_t d[CTBN_AVX2_MAX_SPAN];
+            memset(d, 0xA5, sizeof(d));
+            if (it < 2)
+                memset(x, it ? 0xFF : 0, n * sizeof(ctbn_limb)); /* carries everywhere */
+            else
+                rand_pattern(x, n, 64 * n);
+            ctbn_avx2_from_radix64(d, w, digits, x, n);
+            for (size_t j = 0; j < CTBN_AVX2_SPAN(digits); j++) {
+                uint64_t want = 0;
+                if (j >= CTBN_AVX2_PAD && j < CTBN_AVX2_PAD + digits) {
+                    for (size_t k = 0; k < w; k++) {
+                        size_t bit = w * (j - CTBN_AVX2_PAD) + k;
+                        if (bit < 64 * n && ((x[bit / 64] >> (bit % 64)) & 1))
+                            want |= (uint64_t)1 << k;
+                    }
+                }
+                if (d[j] != want)
+                    fail_msg("n=%zu lane %zu: %016llx, want %016llx", n, j,
+                             (unsigned long long)d[j], (unsigned long long)want);
+            }
+            /* lazy digits convert back to the same value */
+            make_lazy(d, w, digits, it % 2);
+            ctbn_avx2_to_radix64(y, n, d, w, digits);
+            report_begin("radix 2^%u round trip with lazy digits, n=%zu", w, n);
+            report_operand("x", x, n);
+            expect_limbs_eq("to_radix64(lazy(from_radix64(x)))", y, x, n);
+        }
+    }
+}
+
+/* ---- the AMM kernel ---- */
+
+/* d := a value below 2m in radix 2^w: the edges 0, 1, m-1, m, 2m-1 or a random pattern
+ * (sometimes plus m), its digits made lazy at random, everywhere, or not at all. */
+static void rand_below_2m(uint64_t *d, const struct modulus *md, unsigned w, size_t digits)
+{
+    BN_CTX *bctx = oracle_bn_ctx();
+    ctbn_limb x[CTBN_MAX_LIMBS + 1];
+    size_t n = md->n;
+    BIGNUM *v;
+    switch (rng_below(8)) {
+    case 0:
+        v = BN_new();
+        BN_set_word(v, rng_below(2));
+        break;
+    case 1:
+        v = BN_dup(md->bm);
+        BN_sub_word(v, 1);
+        break;
+    case 2:
+        v = BN_dup(md->bm);
+        break;
+    case 3:
+        v = BN_dup(md->bm);
+        BN_lshift1(v, v);
+        BN_sub_word(v, 1);
+        break;
+    default:
+        rand_pattern(x, n, 64 * n);
+        v = bn_from_limbs(x, n);
+        BN_mod(v, v, md->bm, bctx);
+        if (rng_below(2))
+            BN_add(v, v, md->bm);
+        break;
+    }
+    ctbn_limb y[CTBN_MAX_LIMBS + 1];
+    limbs_from_bn(y, n + 1, v);
+    ctbn_avx2_from_radix64(d, w, digits, y, n + 1);
+    switch (rng_below(3)) {
+    case 0:
+        make_lazy(d, w, digits, 1);
+        break;
+    case 1:
+        make_lazy(d, w, digits, 0);
+        break;
+    default:
+        break;
+    }
+    BN_free(v);
+}
+
+/* Check r = AMM(a, b): digits below the bound, pads zero, r < 2m, r R' = a b mod m. */
+static void expect_amm(const char *what, const uint64_t *r, const uint64_t *a,
+                       const uint64_t *b, const struct modulus *md, unsigned w, size_t digits)
+{
+    BN_CTX *bctx = oracle_bn_ctx();
+    for (size_t j = 0; j < CTBN_AVX2_SPAN(digits); j++) {
+        int pad = j < CTBN_AVX2_PAD || j >= CTBN_AVX2_PAD + digits;
+        if (r[j] >= CTBN_AVX2_DIGIT_MAX(w) || (pad && r[j] != 0))
+            fail_msg("%s: lane %zu = %016llx not a lazy digit or zero pad", what, j,
+                     (unsigned long long)r[j]);
+    }
+    BIGNUM *br = bn_from_span(r, w, digits), *ba = bn_from_span(a, w, digits);
+    BIGNUM *bb = bn_from_span(b, w, digits), *lhs = BN_new(), *rhs = BN_new();
+    BIGNUM *m2 = BN_new();
+    BN_lshift1(m2, md->bm);
+    if (BN_cmp(br, m2) >= 0)
+        fail_msg("%s: result not below 2m", what);
+    BN_lshift(lhs, br, (int)(w * digits));
+    BN_mod(lhs, lhs, md->bm, bctx);
+    BN_mod_mul(rhs, ba, bb, md->bm, bctx);
+    if (BN_cmp(lhs, rhs) != 0) {
+        char *sa = BN_bn2hex(ba), *sb = BN_bn2hex(bb), *sm = BN_bn2hex(md->bm);
+        fail_msg("%s: r R' != a b mod m\n a=%s\n b=%s\n m=%s", what, sa, sb, sm);
+    }
+    BN_free(br);
+    BN_free(ba);
+    BN_free(bb);
+    BN_free(lhs);
+    BN_free(rhs);
+    BN_free(m2);
+}
+
+/*
+ * a := the value 2m - 1 (or m - 1), with every digit but the top one pushed above 2^w,
+ * up to the lazy bound, where the value allows: the largest products in every lane.
+ */
+static void max_lazy(uint64_t *d, const struct modulus *md, unsigned w, size_t digits,
+                     int two_m)
+{
+    BIGNUM *v = BN_dup(md->bm);
+    if (two_m)
+        BN_lshift1(v, v);
+    BN_sub_word(v, 1);
+    ctbn_limb y[CTBN_MAX_LIMBS + 1];
+    limbs_from_bn(y, md->n + 1, v);
+    ctbn_avx2_from_radix64(d, w, digits, y, md->n + 1);
+    make_lazy(d, w, digits, 1);
+    BN_free(v);
+}
+
+static void test_amm(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    ctbn_avx2_mod *mod = aligned_alloc(32, sizeof(*mod));
+    assert_non_null(mod);
+    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+        size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
+        unsigned w = ctbn_avx2_digit_bits(n);
+        ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_amm_x1_for(digits);
+        assert_non_null(amm);
+        for (int it = 0; it < 60; it++) {
+            struct modulus md;
+            if (it < MOD_KINDS)
+                modulus_make(&md, n, avx2_bits[s], (enum mod_kind)it);
+            else
+                modulus_random(&md, avx2_bits[s]);
+            ctbn_limb tmp[CTBN_MAX_LIMBS];
+            ctbn_avx2_mod_init(mod, md.ctx, tmp);
+            /* R'^2 mod m, checked against BN */
+            assert_int_equal(mod->bits, w);
+            BIGNUM *rr = bn_from_span(mod->rr, w, digits), *want = BN_new();
+            BN_set_bit(want, (int)(2 * w * digits));
+            BN_mod(want, want, md.bm, oracle_bn_ctx());
+            assert_int_equal(BN_cmp(rr, want), 0);
+            BN_free(rr);
+            BN_free(want);
+
+            _Alignas(32) uint64_t a[CTBN_AVX2_MAX_SPAN], b[CTBN_AVX2_MAX_SPAN],
+                r[CTBN_AVX2_MAX_SPAN], a0[CTBN_AVX2_MAX_SPAN];
+            for (int k = 0; k < 6; k++) {
+                if (k == 0) {
+                    max_lazy(a, &md, w, digits, 1);
+                    max_lazy(b, &md, w, digits, 1);
+                } else if (k == 1) {
+                    max_lazy(a, &md, w, digits, 1);
+                    max_lazy(b, &md, w, digits, 0);
+                } else {
+                    rand_below_2m(a, &md, w, digits);
+                    rand_below_2m(b, &md, w, digits);
+                }
+                memset(r, 0x5A, sizeof(r));
+                amm(r, a, b, mod);
+                expect_amm("amm", r, a, b, &md, w, digits);
+                /* in place: r = a, and the squaring r = a = b */
+                memcpy(a0, a, sizeof(a));
+                amm(a, a, b, mod);
+                if (memcmp(a, r, sizeof(uint64_t) * CTBN_AVX2_SPAN(digits)) != 0)
+                    fail_msg("amm in place (r = a) differs (digits %zu)", digits);
+                memcpy(r, a0, sizeof(a0));
+                amm(r, r, r, mod);
+                expect_amm("amm square in place", r, a0, a0, &md, w, digits);
+            }
+            /* a chain of 300 squarings from the heaviest operand stays within the contract */
+            max_lazy(a, &md, w, digits, 1);
+            for (int q = 0; q < 300; q++) {
+                memcpy(a0, a, sizeof(a));
+                amm(a, a, a, mod);
+                if (q % 50 == 0)
+                    expect_amm("squaring chain", a, a0, a0, &md, w, digits);
+            }
+            expect_amm("squaring chain end", a, a0, a0, &md, w, digits);
+            modulus_free(&md);
+        }
+    }
+    free(mod);
+}
+
+/* ---- the modexp hooks ---- */
+
+enum base_kind { BASE_RANDOM, BASE_ZERO, BASE_ONE, BASE_M_MINUS_1, BASE_KINDS };
+
+static void base_make(ctbn_limb *b, const struct modulus *md, enum base_kind kind)
+{
+    size_t n = md->n;
+    switch (kind) {
+    case BASE_ZERO:
+    case BASE_ONE:
+        memset(b, 0, n * sizeof(ctbn_limb));
+        b[0] = kind == BASE_ONE;
+        break;
+    case BASE_M_MINUS_1:
+        memcpy(b, md->m, n * sizeof(ctbn_limb));
+        b[0] -= 1; /* m is odd: no borrow */
+        break;
+    default:
+        rand_below(b, md->m, n);
+        break;
+    }
+}
+
+/* An exponent of public length e_bits whose true length is random up to it (e may be 0). */
+static ctbn_limb *rand_exponent(size_t e_bits)
+{
+    size_t en = CTBN_LIMBS(e_bits);
+    ctbn_limb *e = limbs_alloc(en);
+    memset(e, 0, en * sizeof(ctbn_limb));
+    if (e_bits == 0)
+        return e;
+    switch (rng_below(5)) {
+    case 0:
+        break;
+    case 1:
+        e[(e_bits - 1) / 64] = (ctbn_limb)1 << ((e_bits - 1) % 64);
+        break;
+    case 2: /* all ones: every window 2^w - 1 */
+        for (size_t i = 0; i < en; i++)
+            e[i] = ~(ctbn_limb)0;
+        if (e_bits % 64)
+            e[en - 1] >>= 64 - e_bits % 64;
+        break;
+    default:
+        rand_pattern(e, en, e_bits);
+        break;
+    }
+    return e;
+}
+
+static void check_modexp(const struct modulus *md, size_t e_bits, enum base_kind bk)
+{
+    size_t n = md->n, en = CTBN_LIMBS(e_bits);
+    ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
+    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP_SCRATCH(n));
+    ctbn_limb *e = rand_exponent(e_bits);
+    base_make(b, md, bk);
+    BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
+    BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
+
+    report_begin("avx2 modexp_ct e_bits=%zu, %zu-bit m (n=%zu)", e_bits, md->bits, n);
+    report_operand("m", md->m, n);
+    report_operand("b", b, n);
+    report_operand("e", e, en);
+    use_backend("avx2");
+    /* the hook takes the sizes it has kernels for (and only those) */
+    int taken = ctbn_avx2_modexp_ct(md->ctx, r, b, e, e_bits, scratch);
+    assert_int_equal(taken, ctbn_avx2_digits(n) != 0);
+    if (taken)
+        expect_limbs_bn("ctbn_avx2_modexp_ct", r, n, want);
+    memcpy(r, b, n * sizeof(ctbn_limb));
+    ctbn_modexp_ct(md->ctx, r, r, e, e_bits, scratch);
+    expect_limbs_bn("avx2 b^e mod m through the seam (r = b)", r, n, want);
+    use_backend("portable");
+    ctbn_modexp_ct(md->ctx, rp, b, e, e_bits, scratch);
+    expect_limbs_eq("avx2 vs portable", r, rp, n);
+
+    BN_free(bb);
+    BN_free(be);
+    BN_free(want);
+    free(e);
+    free(b);
+    free(r);
+    free(rp);
+    free(scratch);
+}
+
+static void check_modexp2(const struct modulus *m1, const struct modulus *m2, size_t e1_bits,
+                          size_t e2_bits, enum base_kind bk1, enum base_kind bk2)
+{
+    size_t n = m1->n;
+    ctbn_limb *b1 = limbs_alloc(n), *b2 = limbs_alloc(n);
+    ctbn_limb *r1 = limbs_alloc(n), *r2 = limbs_alloc(n);
+    ctbn_limb *p1 = limbs_alloc(n), *p2 = limbs_alloc(n);
+    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
+    ctbn_limb *e1 = rand_exponent(e1_bits), *e2 = rand_exponent(e2_bits);
+    base_make(b1, m1, bk1);
+    base_make(b2, m2, bk2);
+    BIGNUM *bb1 = bn_from_limbs(b1, n), *be1 = bn_from_limbs(e1, CTBN_LIMBS(e1_bits));
+    BIGNUM *bb2 = bn_from_limbs(b2, n), *be2 = bn_from_limbs(e2, CTBN_LIMBS(e2_bits));
+    BIGNUM *w1 = BN_new(), *w2 = BN_new();
+    BN_mod_exp(w1, bb1, be1, m1->bm, oracle_bn_ctx());
+    BN_mod_exp(w2, bb2, be2, m2->bm, oracle_bn_ctx());
+
+    report_begin("avx2 modexp2_ct e1_bits=%zu e2_bits=%zu, %zu/%zu-bit moduli", e1_bits,
+                 e2_bits, m1->bits, m2->bits);
+    report_operand("m1", m1->m, n);
+    report_operand("b1", b1, n);
+    report_operand("e1", e1, CTBN_LIMBS(e1_bits));
+    report_operand("m2", m2->m, n);
+    report_operand("b2", b2, n);
+    report_operand("e2", e2, CTBN_LIMBS(e2_bits));
+    use_backend("avx2");
+    assert_int_equal(ctbn_avx2_modexp2_ct(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2,
+                                          e2_bits, scratch), 1);
+    expect_limbs_bn("avx2 r1", r1, n, w1);
+    expect_limbs_bn("avx2 r2", r2, n, w2);
+    memcpy(r1, b1, n * sizeof(ctbn_limb));
+    memcpy(r2, b2, n * sizeof(ctbn_limb));
+    ctbn_modexp2_ct(m1->ctx, r1, r1, e1, e1_bits, m2->ctx, r2, r2, e2, e2_bits, scratch);
+    expect_limbs_bn("avx2 r1 (r1 = b1)", r1, n, w1);
+    expect_limbs_bn("avx2 r2 (r2 = b2)", r2, n, w2);
+    use_backend("portable");
+    ctbn_modexp2_ct(m1->ctx, p1, b1, e1, e1_bits, m2->ctx, p2, b2, e2, e2_bits, scratch);
+    expect_limbs_eq("avx2 vs portable r1", r1, p1, n);
+    expect_limbs_eq("avx2 vs portable r2", r2, p2, n);
+
+    BN_free(bb1);
+    BN_free(be1);
+    BN_free(bb2);
+    BN_free(be2);
+    BN_free(w1);
+    BN_free(w2);
+    free(e1);
+    free(e2);
+    free(b1);
+    free(b2);
+    free(r1);
+    free(r2);
+    free(p1);
+    free(p2);
+    free(scratch);
+}
+
+/* Every modulus kind at every size, every edge base with the window-edge exponent lengths
+ * (0, 1 bit, each change of window width, full), one half and two halves. */
+static void test_modexp_edges(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    static const size_t lens[] = { 0, 1, 2, 7, 8, 31, 32, 127, 128, 511, 512 };
+    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+        size_t n = CTBN_LIMBS(avx2_bits[s]);
+        for (int kind = 0; kind < MOD_KINDS; kind++) {
+            struct modulus m1, m2;
+            modulus_make(&m1, n, avx2_bits[s], (enum mod_kind)kind);
+            modulus_make(&m2, n, avx2_bits[s], (enum mod_kind)((kind + 1) % MOD_KINDS));
+            for (int bk = 0; bk < BASE_KINDS; bk++) {
+                size_t l = rng_below(ARRAY_LEN(lens)), l2 = rng_below(ARRAY_LEN(lens));
+                check_modexp(&m1, lens[l], (enum base_kind)bk);
+                check_modexp(&m1, m1.bits, (enum base_kind)bk);
+                check_modexp2(&m1, &m2, lens[l], lens[l2], (enum base_kind)bk,
+                              (enum base_kind)((bk + 1) % BASE_KINDS));
+                check_modexp2(&m1, &m2, m1.bits, m2.bits, (enum base_kind)bk, BASE_RANDOM);
+            }
+            modulus_free(&m1);
+            modulus_free(&m2);
+        }
+    }
+}
+
+/* Random moduli (shorter ones too) in CRT-like pairs with full-length exponents. */
+static void test_modexp_random(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+        for (int it = 0; it < 8; it++) {
+            struct modulus m1, m2;
+            modulus_random(&m1, avx2_bits[s]);
+            modulus_random(&m2, avx2_bits[s]);
+            check_modexp2(&m1, &m2, m1.bits, m2.bits - rng_below(2), BASE_RANDOM, BASE_RANDOM);
+            check_modexp(&m1, m1.bits, BASE_RANDOM);
+            modulus_free(&m1);
+            modulus_free(&m2);
+        }
+    }
+}
+
+/* Other sizes are refused (return 0) without touching r; so are halves of different sizes. */
+static void test_other_sizes(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    static const size_t sizes[] = { 512, 768, 1000 + 64, 3072, 4096 };
+    for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+        struct modulus md;
+        modulus_random(&md, sizes[s]);
+        size_t n = md.n;
+        ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
+        ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
+        ctbn_limb e[1] = { 65537 };
+        rand_below(b, md.m, n);
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        assert_int_equal(ctbn_avx2_modexp_ct(md.ctx, r, b, e, 17, scratch), 0);
+        assert_int_equal(ctbn_avx2_modexp2_ct(md.ctx, r, b, e, 17, md.ctx, r, b, e, 17,
+                                              scratch), 0);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
+        check_modexp(&md, 17, BASE_RANDOM); /* through the seam: the generic path */
+        free(r);
+        free(b);
+        free(scratch);
+        modulus_free(&md);
+    }
+    struct modulus m1, m2;
+    modulus_random(&m1, 1024);
+    modulus_random(&m2, 2048);
+    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(16, 32));
+    ctbn_limb r1[16], r2[32], b1[16] = { 2 }, b2[32] = { 3 }, e[1] = { 3 };
+    assert_int_equal(ctbn_avx2_modexp2_ct(m1.ctx, r1, b1, e, 2, m2.ctx, r2, b2, e, 2, scratch),
+                     0);
+    free(scratch);
+    modulus_free(&m1);
+    modulus_free(&m2);
+}
+
+int main(void)
+{
+    if (ctbn_backend_select("avx2") != 0) {
+        printf("SKIP: the avx2 backend is not usable here (CPU or OS lacks AVX2, BMI2 or "
+               "ADX, or it is not built)\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_convert),
+        cmocka_unit_test(test_amm),
+        cmocka_unit_test(test_modexp_edges),
+        cmocka_unit_test(test_modexp_random),
+        cmocka_unit_test(test_other_sizes),
+    };
+    return cmocka_run_group_tests_name("avx2", tests, NULL, NULL);
+}
