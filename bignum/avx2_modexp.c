@@ -10,8 +10,9 @@
  * (result <= m); the carries are propagated in the conversion to radix 2^64 and one masked
  * subtraction makes the result < m. Each half's state and table are wiped afterwards.
  *
- * The table is on the stack: 2^5 entries of up to 80 lanes is 20 KiB per half, more than
- * CTBN_MODEXP_SCRATCH holds in radix 2^W.
+ * The table is in the caller's scratch, 32-byte aligned there, one per half (each half's
+ * CTBN_MODEXP_SCRATCH(n) limbs hold 2^5 entries of CTBN_AVX2_SPAN(D) lanes: bignum.h sizes
+ * it so), like the IFMA backend's; the rest of a half (a few spans) is on the stack.
  *
  * CT: the operation sequence depends only on n and the exponent bit lengths. Exponent bits
  * are read at public positions and become a table index that is only compared (as a mask)
@@ -31,7 +32,7 @@ struct half {
     _Alignas(32) uint64_t acc[CTBN_AVX2_MAX_SPAN];
     _Alignas(32) uint64_t ent[CTBN_AVX2_MAX_SPAN];
     _Alignas(32) uint64_t bw[CTBN_AVX2_MAX_SPAN];
-    _Alignas(32) uint64_t table[MAX_COUNT * CTBN_AVX2_MAX_SPAN];
+    uint64_t *table;   /* MAX_COUNT spans, 32-byte aligned, in the caller's scratch */
     const ctbn_limb *e;
     size_t elimbs;
 };
@@ -150,8 +151,9 @@ static void wipe(void *p, size_t n)
 
 /* Set up half h for ctx, base b, exponent e. CT: only n and e_bits leak. */
 static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
-                      const ctbn_limb *e, size_t e_bits)
+                      const ctbn_limb *e, size_t e_bits, uint64_t *table)
 {
+    h->table = table;
     ctbn_limb tmp[CTBN_MAX_LIMBS];
     ctbn_avx2_mod_init(&h->mod, ctx, tmp);
     wipe(tmp, sizeof(tmp)); /* R'^2 mod m on the way: derived from the (secret) prime */
@@ -168,7 +170,20 @@ static void half_finish(struct half *h, const ctbn_mont *ctx, ctbn_limb *r)
 {
     ctbn_avx2_to_radix64(r, ctx->n, h->acc, h->mod.bits, h->mod.digits);
     ctbn_csub_mod(r, 0, ctx->m, ctx->n);
+    wipe(h->table, MAX_COUNT * CTBN_AVX2_SPAN(h->mod.digits) * sizeof(uint64_t));
     wipe(h, sizeof(*h));
+}
+
+/* The first 32-byte boundary in scratch (8-byte aligned): where a half's table starts. */
+static uint64_t *align32(ctbn_limb *scratch)
+{
+    return (uint64_t *)(((uintptr_t)scratch + 31) & ~(uintptr_t)31);
+}
+
+/* Whether n-limb halves' tables fit their CTBN_MODEXP_SCRATCH(n) limbs, aligned. Public. */
+static int table_fits(size_t n)
+{
+    return MAX_COUNT * CTBN_AVX2_SPAN(ctbn_avx2_digits(n)) + 3 <= CTBN_MODEXP_SCRATCH(n);
 }
 
 /*
@@ -194,13 +209,12 @@ static int takes(size_t n)
 int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                         const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
 {
-    (void)scratch;
-    if (!takes(ctx->n))
+    if (!takes(ctx->n) || !table_fits(ctx->n))
         return 0;
     size_t digits = ctbn_avx2_digits(ctx->n);
     struct kern k = {1, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
     struct half h[1];
-    half_init(&h[0], ctx, b, e, e_bits);
+    half_init(&h[0], ctx, b, e, e_bits, align32(scratch));
     run(&k, h, e_bits);
     half_finish(&h[0], ctx, r);
     return 1;
@@ -211,15 +225,14 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
                          const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                          const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
 {
-    (void)scratch;
-    if (!takes(ctx1->n) || ctx2->n != ctx1->n)
+    if (!takes(ctx1->n) || ctx2->n != ctx1->n || !table_fits(ctx1->n))
         return 0;
     size_t digits = ctbn_avx2_digits(ctx1->n);
     struct kern k = {2, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
     struct half h[2];
     /* both bases are read before either result is written (r1 MAY alias b1, r2 b2) */
-    half_init(&h[0], ctx1, b1, e1, e1_bits);
-    half_init(&h[1], ctx2, b2, e2, e2_bits);
+    half_init(&h[0], ctx1, b1, e1, e1_bits, align32(scratch));
+    half_init(&h[1], ctx2, b2, e2, e2_bits, align32(scratch + CTBN_MODEXP_SCRATCH(ctx1->n)));
     run(&k, h, e1_bits > e2_bits ? e1_bits : e2_bits);
     half_finish(&h[0], ctx1, r1);
     half_finish(&h[1], ctx2, r2);
