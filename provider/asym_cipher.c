@@ -284,7 +284,8 @@ static const char *utf8_value(const asym_ctx *c, const OSSL_PARAM *p)
 {
     const char *s = NULL;
 
-    if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || s == NULL) {
+    /* OpenSSL 3.0 dereferences the data of a UTF8_PTR unchecked (fuzz_params). */
+    if (p->data == NULL || !OSSL_PARAM_get_utf8_string_ptr(p, &s) || s == NULL) {
         CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "parameter \"%s\" must be a string",
                     p->key);
         return NULL;

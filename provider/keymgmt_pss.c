@@ -13,7 +13,8 @@ static int param_string(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, const ch
         *name = p->data;
         return 1;
     }
-    if (OSSL_PARAM_get_utf8_ptr(p, name) && *name != NULL)
+    /* OpenSSL 3.0 dereferences the data of a UTF8_PTR unchecked (fuzz_params). */
+    if (p->data != NULL && OSSL_PARAM_get_utf8_ptr(p, name) && *name != NULL)
         return 1;
     CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER, "parameter %s is not a string", p->key);
     return 0;

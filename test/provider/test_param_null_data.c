@@ -5,7 +5,9 @@
  * reads a number must refuse such a parameter with an error on the queue instead: the
  * asym-cipher TLS versions and implicit-rejection flag, the integer pad mode (signature and
  * asym-cipher), the signature salt length, key generation's bits and primes, and the RSA-PSS
- * import's salt length.
+ * import's salt length. The same holds for a UTF8_PTR parameter with NULL data, which
+ * OSSL_PARAM_get_utf8_ptr dereferences: the asym-cipher digest names and properties, the
+ * signature digest, and the RSA-PSS import's digest names.
  *
  * Only meaningful for ctrsa: the default provider of 3.0 crashes on the same input, so the
  * tests are skipped when CTRSA_TEST_PROVIDER=default.
@@ -125,6 +127,31 @@ static void test_signature_numbers(void **state)
     }
 }
 
+static void test_utf8_ptr_strings(void **state)
+{
+    static const char *const asym[] = {
+        OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST,
+        OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS,
+    };
+    EVP_PKEY_CTX *ctx;
+
+    (void)state;
+    skip_unless_ctrsa();
+    for (size_t i = 0; i < sizeof(asym) / sizeof(asym[0]); i++) {
+        ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, tu_propq());
+        assert_non_null(ctx);
+        assert_int_equal(EVP_PKEY_decrypt_init(ctx), 1);
+        assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING), 1);
+        expect_refused(ctx, asym[i], OSSL_PARAM_UTF8_PTR, sizeof(char *));
+        EVP_PKEY_CTX_free(ctx);
+    }
+    ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, tu_propq());
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+    expect_refused(ctx, OSSL_SIGNATURE_PARAM_DIGEST, OSSL_PARAM_UTF8_PTR, sizeof(char *));
+    EVP_PKEY_CTX_free(ctx);
+}
+
 static void test_keygen_numbers(void **state)
 {
     static const char *const names[] = { OSSL_PKEY_PARAM_RSA_BITS, OSSL_PKEY_PARAM_RSA_PRIMES };
@@ -139,7 +166,8 @@ static void test_keygen_numbers(void **state)
     }
 }
 
-static void test_pss_import_saltlen(void **state)
+/* An RSA-PSS public key import with restriction parameter `bad` (NULL data): refused. */
+static void pss_import_refused(OSSL_PARAM bad)
 {
     BIGNUM *n = NULL, *e = NULL;
     OSSL_PARAM p[4];
@@ -147,26 +175,36 @@ static void test_pss_import_saltlen(void **state)
     EVP_PKEY_CTX *ctx;
     EVP_PKEY *pss = NULL;
 
-    (void)state;
-    skip_unless_ctrsa();
     assert_int_equal(EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_N, &n), 1);
     assert_int_equal(EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_RSA_E, &e), 1);
     assert_true(BN_bn2nativepad(n, nbuf, sizeof(nbuf)) > 0);
     assert_true(BN_bn2nativepad(e, ebuf, sizeof(ebuf)) > 0);
     p[0] = OSSL_PARAM_construct_BN(OSSL_PKEY_PARAM_RSA_N, nbuf, sizeof(nbuf));
     p[1] = OSSL_PARAM_construct_BN(OSSL_PKEY_PARAM_RSA_E, ebuf, sizeof(ebuf));
-    p[2] = null_param(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, OSSL_PARAM_INTEGER, sizeof(int));
+    p[2] = bad;
     p[3] = (OSSL_PARAM)OSSL_PARAM_END;
     ctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA-PSS", tu_propq());
     assert_non_null(ctx);
     assert_int_equal(EVP_PKEY_fromdata_init(ctx), 1);
     ERR_clear_error();
     if (EVP_PKEY_fromdata(ctx, &pss, EVP_PKEY_PUBLIC_KEY, p) == 1)
-        fail_msg("RSA-PSS import with a NULL-data salt length accepted");
+        fail_msg("RSA-PSS import with a NULL-data \"%s\" accepted", bad.key);
     assert_true(tu_error_with_reason());
     EVP_PKEY_CTX_free(ctx);
     BN_free(n);
     BN_free(e);
+}
+
+static void test_pss_import(void **state)
+{
+    (void)state;
+    skip_unless_ctrsa();
+    pss_import_refused(null_param(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, OSSL_PARAM_INTEGER,
+                                  sizeof(int)));
+    pss_import_refused(null_param(OSSL_PKEY_PARAM_RSA_DIGEST, OSSL_PARAM_UTF8_PTR,
+                                  sizeof(char *)));
+    pss_import_refused(null_param(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, OSSL_PARAM_UTF8_PTR,
+                                  sizeof(char *)));
 }
 
 int main(void)
@@ -175,7 +213,8 @@ int main(void)
         cmocka_unit_test(test_asym_cipher_numbers),
         cmocka_unit_test(test_signature_numbers),
         cmocka_unit_test(test_keygen_numbers),
-        cmocka_unit_test(test_pss_import_saltlen),
+        cmocka_unit_test(test_utf8_ptr_strings),
+        cmocka_unit_test(test_pss_import),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
