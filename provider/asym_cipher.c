@@ -364,7 +364,8 @@ static int set_label(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[]
 
 static int get_uint_param(const asym_ctx *c, const OSSL_PARAM *p, unsigned int *v)
 {
-    if (!OSSL_PARAM_get_uint(p, v)) {
+    /* OpenSSL 3.0's getter reads p->data without checking it (fuzz_params). */
+    if (p->data == NULL || !OSSL_PARAM_get_uint(p, v)) {
         CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER,
                     "parameter \"%s\" must be an unsigned integer", p->key);
         return 0;

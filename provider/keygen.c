@@ -110,7 +110,8 @@ void ctrsa_gen_cleanup(void *genctx)
 /* A size_t parameter; raises and returns 0 if it is not a non-negative integer. */
 static int get_size(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, size_t *out)
 {
-    if (OSSL_PARAM_get_size_t(p, out))
+    /* OpenSSL 3.0's getter reads p->data without checking it (fuzz_params). */
+    if (p->data != NULL && OSSL_PARAM_get_size_t(p, out))
         return 1;
     CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
                 "parameter \"%s\" must be a non-negative integer", p->key);

@@ -86,7 +86,8 @@ int ctrsa_pss_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[],
     if (p_salt != NULL) {
         int saltlen;
 
-        if (!OSSL_PARAM_get_int(p_salt, &saltlen) || saltlen < 0) {
+        /* OpenSSL 3.0's getter reads p->data without checking it (fuzz_params). */
+        if (p_salt->data == NULL || !OSSL_PARAM_get_int(p_salt, &saltlen) || saltlen < 0) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_SALT_LENGTH,
                         "RSA-PSS key restriction: the salt length must be an integer >= 0");
             return 0;

@@ -59,7 +59,8 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
     switch (p->data_type) {
     case OSSL_PARAM_INTEGER:
     case OSSL_PARAM_UNSIGNED_INTEGER:
-        if (!OSSL_PARAM_get_int(p, &m)) {
+        /* OpenSSL 3.0's getter reads p->data without checking it (fuzz_params). */
+        if (p->data == NULL || !OSSL_PARAM_get_int(p, &m)) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode: unreadable integer");
             return 0;
         }

@@ -637,7 +637,8 @@ static int set_saltlen(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[
     if (!require_pss(c, p->key))
         return 0;
     if (p->data_type == OSSL_PARAM_INTEGER || p->data_type == OSSL_PARAM_UNSIGNED_INTEGER) {
-        if (!OSSL_PARAM_get_int(p, &saltlen)) {
+        /* OpenSSL 3.0's getter reads p->data without checking it (fuzz_params). */
+        if (p->data == NULL || !OSSL_PARAM_get_int(p, &saltlen)) {
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_SALT_LENGTH, "unreadable salt length");
             return 0;
         }
