@@ -17,13 +17,12 @@
 #include "fuzz_util.h"
 
 /*
- * TODO(issue-10 defect 4): UTF-8 parameters whose data is not NUL-terminated within
- * data_size are over-read by the module today (another engineer fixes it). Until that fix
- * is merged, every UTF-8 datum gets a NUL just past data_size; set this to 1 afterwards
- * (corpus/fuzz_params/ keeps the inputs that crashed).
+ * UTF-8 parameters are given as the input makes them, NUL-terminated within data_size or
+ * not (issue 10's defect 4: the module reads a string only within its data_size; build with
+ * -DFZ_UTF8_UNTERMINATED=0 to put a NUL just past data_size instead).
  */
 #ifndef FZ_UTF8_UNTERMINATED
-#define FZ_UTF8_UNTERMINATED 0
+#define FZ_UTF8_UNTERMINATED 1
 #endif
 
 #define NKEYS 5
