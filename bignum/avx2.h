@@ -19,8 +19,9 @@
  * one step of two products per digit of b: with W = 28, D = 56 steps < 56 * 2 * (2^28 +
  * 2^9)^2 < 2^63, so no lane overflows before the carries are propagated once at the end
  * (two vector passes, which bring every digit back under 2^W + 2^9); with W = 29 a step
- * adds up to 2^59.0001, so the kernel carries the live lanes once every 24 steps
- * (< 2^63.6 in between). 29-bit digits take 36 instead of 40 digits at 1024 bits and 72
+ * adds up to 2^59.0001, so the kernel carries the live lanes once every 24 steps; a lane
+ * the scalar quotient step consumes outside those passes takes at most 28 steps (56
+ * products, about 2^63.81), still below 2^64. 29-bit digits take 36 instead of 40 digits at 1024 bits and 72
  * instead of 76 at 2048 (a fifth and a tenth fewer products); at 1536 bits both need 56.
  *
  * AMM(a, b) = a b R'^-1 mod m up to one m: for a, b < 2m the result is < 2m (Gueron's
@@ -49,7 +50,8 @@ size_t ctbn_avx2_digits(size_t n);
  * CT: public. */
 unsigned ctbn_avx2_digit_bits(size_t n);
 
-/* A modulus in radix 2^28 (normalized digits < 2^28) with its Montgomery constants. */
+/* A modulus in radix 2^W (W = 28 or 29, normalized digits < 2^W) with its Montgomery
+ * constants. */
 typedef struct ctbn_avx2_mod {
     _Alignas(32) uint64_t m[CTBN_AVX2_MAX_SPAN];  /* span of the modulus */
     _Alignas(32) uint64_t rr[CTBN_AVX2_MAX_SPAN]; /* span of R'^2 mod m */
@@ -106,8 +108,8 @@ ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits);
  * The whole-modexp hooks (avx2_modexp.c), with the contracts of backend.h's modexp_ct and
  * modexp2_ct: they handle the n of the measured size table in avx2_modexp.c (modexp2: both
  * halves of the same n) and return 1, else 0 without writing anything. Results fully reduced, radix 2^64,
- * identical to the portable path. The window table lives on the stack (up to 2 x 21.5 KiB):
- * it does not fit CTBN_MODEXP_SCRATCH in radix 2^W.
+ * identical to the portable path. Each half's window table lives in the caller's scratch
+ * (its CTBN_MODEXP_SCRATCH(n) limbs, from a 32-byte boundary), the rest on the stack.
  * CT: only the limb counts and exponent bit lengths leak.
  */
 int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,

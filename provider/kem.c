@@ -134,15 +134,13 @@ static int kem_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (params == NULL
         || (p = OSSL_PARAM_locate_const(params, OSSL_KEM_PARAM_OPERATION)) == NULL)
         return 1;
-    if (p->data_type != OSSL_PARAM_UTF8_STRING || p->data == NULL) {
-        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "\"%s\" must be a UTF-8 string",
-                    p->key);
+    char name[CTRSA_PARAM_NAME_SIZE];
+    /* read only within data_size (the string need not end in a NUL) */
+    if (!ctrsa_param_get_utf8(c->prov, p, name, sizeof(name)))
         return 0;
-    }
-    if (strcasecmp(p->data, OSSL_KEM_PARAM_OPERATION_RSASVE) != 0) {
+    if (strcasecmp(name, OSSL_KEM_PARAM_OPERATION_RSASVE) != 0) {
         CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER,
-                    "KEM operation \"%.40s\" is unknown (RSASVE is the one RSA has)",
-                    (const char *)p->data);
+                    "KEM operation \"%.40s\" is unknown (RSASVE is the one RSA has)", name);
         return 0;
     }
     c->mode = KEM_MODE_RSASVE;
@@ -231,6 +229,11 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
     if (outlen != NULL && *outlen < k) {
         CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
                     "ciphertext buffer is %zu bytes, %zu needed", *outlen, k);
+        return 0;
+    }
+    if (secretlen != NULL && *secretlen < k) {
+        CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
+                    "secret buffer is %zu bytes, %zu needed", *secretlen, k);
         return 0;
     }
     ctrsa_trace("encapsulate", ctrsa_key_bits(c->key), "rsasve");

@@ -90,6 +90,11 @@ void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot);
  */
 int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
 
+/* 1 if e is within OpenSSL's bound for public operations on this key (at most 64 bits once n
+ * has more than 3072); else 0 with the error raised. Every public operation checks it first
+ * (ctrsa_key_public_op, RSASVE's encapsulation). Public values only. */
+int ctrsa_key_public_exponent_ok(const CTRSA_KEY *key);
+
 /*
  * scratch.c: the calling thread's scratch area of at least `limbs` limbs, grown (never
  * shrunk) to the largest private operation the thread has run, freed (wiped) when the thread
@@ -101,10 +106,13 @@ int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint
 ctbn_limb *ctrsa_thread_scratch(CTRSA_PROVCTX *prov, size_t limbs);
 
 /*
- * The engine's Montgomery kernels keep their last product in stack buffers of up to
- * 2 * CTBN_MAX_LIMBS limbs. Overwrite that much stack below the caller's frame: after a
- * private operation, a blinding refresh or a secret taken out of Montgomery form.
+ * The engine's kernels keep secret-derived values in their stack frames: the portable and
+ * ADX kernels up to 2 * CTBN_MAX_LIMBS limbs, the AVX2 modexp and its kernels about 13 KB
+ * (measured with -fstack-usage: 6.6 KB for the two-half modexp, 6.6 KB for the 72-digit
+ * AMM). Overwrite CTRSA_SCRUB_STACK_BYTES below the caller's frame: after a private
+ * operation, a blinding refresh or a secret taken out of Montgomery form.
  */
+#define CTRSA_SCRUB_STACK_BYTES (32 * 1024)
 void ctrsa_scrub_stack(void);
 
 /* Limb-count helpers. */

@@ -14,7 +14,7 @@
 /* Contract in rsa_key_internal.h. */
 __attribute__((noinline)) void ctrsa_scrub_stack(void)
 {
-    volatile uint8_t area[4 * CTBN_MAX_LIMBS * sizeof(ctbn_limb)];
+    volatile uint8_t area[CTRSA_SCRUB_STACK_BYTES];
     for (size_t i = 0; i < sizeof(area); i++)
         area[i] = 0;
 }

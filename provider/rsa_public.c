@@ -11,7 +11,7 @@
 #include <openssl/crypto.h>
 #include "rsa_key_internal.h"
 
-int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+int ctrsa_key_public_exponent_ok(const CTRSA_KEY *key)
 {
     /*
      * OpenSSL's bound (rsa_ossl_public_encrypt/_decrypt): above RSA_SMALL_MODULUS_BITS, e
@@ -26,6 +26,13 @@ int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
                     CTRSA_SMALL_MODULUS_BITS, CTRSA_MAX_PUBEXP_BITS);
         return 0;
     }
+    return 1;
+}
+
+int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+{
+    if (!ctrsa_key_public_exponent_ok(key))
+        return 0;
     return ctrsa_key_public_op_unbounded(key, out, in);
 }
 

@@ -69,7 +69,7 @@ int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c)
         return 0;
     }
     size_t nl = key->nlimbs;
-    if (!random_z(key, z, zl))
+    if (!ctrsa_key_public_exponent_ok(key) || !random_z(key, z, zl))
         return 0;
     ctbn_modexp_public_vartime(key->mont_n, cl, zl, key->e, key->en, scratch);
     ctbn_to_bytes(c, key->k, cl, nl);

@@ -21,6 +21,7 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
 
 #include "testutil.h"
 
@@ -230,6 +231,59 @@ static void test_operation_names(void **state)
     }
 }
 
+/*
+ * Found by review: the operation name read only within its data_size (an unterminated
+ * "RSASVEXYZ" cut at 6 bytes is RSASVE), a secret buffer too small refused, and OpenSSL's
+ * bound on e (at most 64 bits above 3072-bit moduli) applied to encapsulation as to every
+ * public operation, so a hostile public key cannot make it burn CPU.
+ */
+static void test_review_findings(void **state)
+{
+    const struct keyset *ks = &keys[2];
+    uint8_t ct[MAX_K], z[MAX_K];
+    size_t ctlen = sizeof(ct), zlen;
+    char name[9] = { 'R', 'S', 'A', 'S', 'V', 'E', 'X', 'Y', 'Z' };  /* no NUL */
+    OSSL_PARAM op[2] = { OSSL_PARAM_construct_utf8_string(OSSL_KEM_PARAM_OPERATION, name, 6),
+                         OSSL_PARAM_construct_end() };
+
+    (void)state;
+    EVP_PKEY_CTX *ctx = kem_ctx(ks->pub, tu_propq(), 0, NULL);
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_CTX_set_params(ctx, op), 1);
+    zlen = 16;  /* k is 256 */
+    assert_int_not_equal(EVP_PKEY_encapsulate(ctx, ct, &ctlen, z, &zlen), 1);
+    assert_true(tu_error_with_reason());
+    EVP_PKEY_CTX_free(ctx);
+
+    if (strcmp(tu_provider_name(), "ctrsa") != 0)
+        return;
+    /* n: a random odd 4096-bit number; e: odd, 4000 bits (public key only, import takes it) */
+    BIGNUM *n = BN_new(), *e = BN_new();
+    assert_int_equal(BN_rand(n, 4096, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD), 1);
+    assert_int_equal(BN_rand(e, 4000, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD), 1);
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n), 1);
+    assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e), 1);
+    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
+    EVP_PKEY_CTX *ictx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA", tu_propq());
+    EVP_PKEY *big = NULL;
+    assert_int_equal(EVP_PKEY_fromdata_init(ictx), 1);
+    assert_int_equal(EVP_PKEY_fromdata(ictx, &big, EVP_PKEY_PUBLIC_KEY, params), 1);
+    ctx = kem_ctx(big, tu_propq(), 0, "RSASVE");
+    assert_non_null(ctx);
+    ctlen = sizeof(ct);
+    zlen = sizeof(z);
+    assert_int_not_equal(EVP_PKEY_encapsulate(ctx, ct, &ctlen, z, &zlen), 1);
+    assert_true(tu_error_with_reason());
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(big);
+    EVP_PKEY_CTX_free(ictx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    BN_free(n);
+    BN_free(e);
+}
+
 /* Sizes are reported without an output buffer: k for both. */
 static void test_size_queries(void **state)
 {
@@ -401,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_edge_ciphertexts),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_dup),
+        cmocka_unit_test(test_review_findings),
     };
 
     return cmocka_run_group_tests_name("kem", tests, setup, teardown);
