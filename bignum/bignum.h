@@ -166,9 +166,8 @@ typedef struct ctbn_mont {
     size_t n;                     /* limb count (public) */
     size_t bits;                  /* bit length of m (public, the announced length) */
     ctbn_limb m0inv;              /* -m^-1 mod 2^64 */
-    ctbn_limb *m;                 /* the odd modulus (n limbs, in storage) */
-    ctbn_limb *rr;                /* R^2 mod m (n limbs, in storage) */
-    ctbn_limb storage[];          /* 2n limbs: m, rr */
+    ctbn_limb *m;                 /* the odd modulus (n limbs, right after the struct) */
+    ctbn_limb *rr;                /* R^2 mod m (n limbs, after m) */
 } ctbn_mont;
 
 /*
@@ -179,11 +178,14 @@ typedef struct ctbn_mont {
  */
 #define CTBN_MONT_BYTES(n) (sizeof(ctbn_mont) + 2 * (size_t)(n) * sizeof(ctbn_limb))
 
-/* A context with room for any modulus, for workspaces and tests (ctx is the context). */
+/* A context with room for any modulus, for workspaces and tests (ctx is the context; its
+ * limbs go in room, which follows it directly). */
 typedef struct ctbn_mont_max {
     ctbn_mont ctx;
     ctbn_limb room[2 * CTBN_MAX_LIMBS];
 } ctbn_mont_max;
+_Static_assert(offsetof(ctbn_mont_max, room) == sizeof(ctbn_mont),
+               "a context's limbs follow it directly");
 
 /*
  * Set up ctx, which MUST have room for CTBN_MONT_BYTES(n) bytes (see above), for the odd

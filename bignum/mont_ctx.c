@@ -23,8 +23,8 @@ int ctbn_mont_init(ctbn_mont *ctx, const ctbn_limb *m, size_t n)
 
     ctx->n = n;
     ctx->bits = bits;
-    ctx->m = ctx->storage;
-    ctx->rr = ctx->storage + n;
+    ctx->m = (ctbn_limb *)(ctx + 1);   /* the 2n limbs that follow (CTBN_MONT_BYTES) */
+    ctx->rr = ctx->m + n;
     ctbn_copy(ctx->m, m, n);
     ctx->m0inv = neg_inverse64(m[0]);
 
