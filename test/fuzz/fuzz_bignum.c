@@ -94,7 +94,8 @@ static BIGNUM *read_below(fz_in *in, size_t max, const BIGNUM *bound, ctbn_limb 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static ctbn_mont ctx, ctx2;
+    static ctbn_mont_max ctx_room, ctx2_room; /* contexts with room for any modulus */
+    ctbn_mont *const pctx = &ctx_room.ctx, *const pctx2 = &ctx2_room.ctx;
     static ctbn_limb m[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS], a[CTBN_MAX_LIMBS],
         b[CTBN_MAX_LIMBS], e[CTBN_MAX_LIMBS], r[2 * CTBN_MAX_LIMBS],
         r2[CTBN_MAX_LIMBS], a2[CTBN_MAX_LIMBS], e2[CTBN_MAX_LIMBS];
@@ -212,7 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
 
-    if (ctbn_mont_init(&ctx, m, n) != 0 || (op == 4 && ctbn_mont_init(&ctx2, m2, n2) != 0))
+    if (ctbn_mont_init(pctx, m, n) != 0 || (op == 4 && ctbn_mont_init(pctx2, m2, n2) != 0))
         fz_fail("ctbn_mont_init refused an odd modulus > 1");
     scratch = alloc_limbs(CTBN_MODEXP2_SCRATCH(n, n2 ? n2 : 1) + CTBN_INVERSE_SCRATCH(n)
                           + CTBN_REDUCE_SCRATCH(n) + CTBN_EXP_VARTIME_SCRATCH(n));
@@ -221,28 +222,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ctbn_backend_select(be) != 0)
             fz_fail("cannot select %s", be);
         /* The context's R^2 and R depend on no backend; rebuild it anyway on each. */
-        if (ctbn_mont_init(&ctx, m, n) != 0)
+        if (ctbn_mont_init(pctx, m, n) != 0)
             fz_fail("ctbn_mont_init");
         switch (op) {
         case 0:
-            ctbn_mont_mul(&ctx, r, a, b);
+            ctbn_mont_mul(pctx, r, a, b);
             expect("ctbn_mont_mul", be, r, n, want);
             break;
         case 1:
             ctbn_copy(r, a, n);
-            ctbn_mont_sqr(&ctx, r, r); /* in place: r MAY alias a */
+            ctbn_mont_sqr(pctx, r, r); /* in place: r MAY alias a */
             expect("ctbn_mont_sqr", be, r, n, want);
             break;
         case 2:
-            ctbn_modexp_ct(&ctx, r, b, e, ebits, scratch);
+            ctbn_modexp_ct(pctx, r, b, e, ebits, scratch);
             expect("ctbn_modexp_ct", be, r, n, want);
             break;
         case 3:
-            ctbn_modexp_public_vartime(&ctx, r, b, e, CTBN_LIMBS(ebits), scratch);
+            ctbn_modexp_public_vartime(pctx, r, b, e, CTBN_LIMBS(ebits), scratch);
             expect("ctbn_modexp_public_vartime", be, r, n, want);
             break;
         case 4:
-            ctbn_modexp2_ct(&ctx, r, b, e, ebits, &ctx2, r2, a2, e2, e2bits, scratch);
+            ctbn_modexp2_ct(pctx, r, b, e, ebits, pctx2, r2, a2, e2, e2bits, scratch);
             expect("ctbn_modexp2_ct (first)", be, r, n, want);
             expect("ctbn_modexp2_ct (second)", be, r2, n2, want2);
             break;
@@ -256,7 +257,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 7: {
             static ctbn_limb x[2 * CTBN_MAX_LIMBS];
             limbs_of(x, 2 * n, ba);
-            ctbn_mod_reduce(&ctx, a, x, 2 * n, scratch);
+            ctbn_mod_reduce(pctx, a, x, 2 * n, scratch);
             expect("ctbn_mod_reduce", be, a, n, want);
             break;
         }
