@@ -8,8 +8,10 @@
  * also needs BMI2 and ADX for its radix 2^64 kernels).
  *
  * Radix 2^W: W bits per digit, D digits (W = 29, D = 36 for 16-limb moduli, 1024 bits;
- * W = 28, D = 56 for 24 limbs, 1536 bits; W = 29, D = 72 for 32 limbs, 2048 bits; D a
- * multiple of 4 with W D >= 64 n + 2, so R' = 2^(W D) > 4 m) is stored as a "span" of
+ * W = 28, D = 56 for 24 limbs, 1536 bits; W = 29, D = 72 for 32 limbs, 2048 bits; and, on
+ * the public-exponent path only, W = 29, D = 108 for 48 limbs, 3072 bits and D = 144 for
+ * 64 limbs, 4096 bits; D a multiple of 4 with W D >= 64 n + 2, so R' = 2^(W D) > 4 m) is
+ * stored as a "span" of
  * CTBN_AVX2_SPAN(D) uint64_t, 32-byte aligned: CTBN_AVX2_PAD zero lanes, the D digits least
  * significant first, CTBN_AVX2_PAD zero lanes. The zero lanes let the kernel read the
  * digits shifted by 0 to 3 lanes with plain unaligned loads.
@@ -23,6 +25,14 @@
  * the scalar quotient step consumes outside those passes takes at most 28 steps (56
  * products, about 2^63.81), still below 2^64. 29-bit digits take 36 instead of 40 digits at 1024 bits and 72
  * instead of 76 at 2048 (a fifth and a tenth fewer products); at 1536 bits both need 56.
+ * None of these bounds depends on D: a lane's load between two passes is fixed by the pass
+ * period (6 blocks), not by the operand length. With D = 108 (27 blocks) and D = 144 (36
+ * blocks) the passes come after blocks 6, 12, 18, 24 (and 30), so the top lanes collect at
+ * most 3 (D = 108) or 6 (D = 144) blocks, 24 steps at most, after the last pass before the
+ * two final ones; a lane starts a period below 2^29 + 2^35 (a pass leaves W bits plus the
+ * carry of the lane below, < 2^(64 - W)), and 24 steps (48 products, each below
+ * (2^29 + 2^9)^2) bring it below 2^63.59, the 28 steps of a consumed lane below 2^63.81.
+ * The top carry a pass hands to the fresh lane above is < 2^35 and is counted the same way.
  *
  * AMM(a, b) = a b R'^-1 mod m up to one m: for a, b < 2m the result is < 2m (Gueron's
  * almost-Montgomery multiplication). Values stay in [0, 2m) through the exponentiation.
@@ -39,16 +49,29 @@
 #define CTBN_AVX2_DIGIT_MAX(w) (((uint64_t)1 << (w)) + ((uint64_t)1 << 9))
 
 #define CTBN_AVX2_PAD 4
-#define CTBN_AVX2_MAX_DIGITS 72
+/* The largest D of any kernel: 144 (4096 bits, public path only). The private modexp
+ * hooks take at most 72 digits (ctbn_avx2_digits), and their table in the caller's scratch
+ * (CTBN_MODEXP_SCRATCH) is sized for those only. */
+#define CTBN_AVX2_MAX_DIGITS 144
 #define CTBN_AVX2_SPAN(d) ((d) + 2 * CTBN_AVX2_PAD)
 #define CTBN_AVX2_MAX_SPAN CTBN_AVX2_SPAN(CTBN_AVX2_MAX_DIGITS)
 
-/* Digits for n limbs: 36, 56, 72 for n = 16, 24, 32; 0 for any other n. CT: public. */
+/* Digits for n limbs on the private modexp hooks (avx2_modexp.c): 36, 56, 72 for n = 16,
+ * 24, 32; 0 for any other n. CT: public. */
 size_t ctbn_avx2_digits(size_t n);
 
-/* Bits per digit for n limbs: 29, 28, 29 for n = 16, 24, 32; 0 for any other n.
- * CT: public. */
+/* Bits per digit for n limbs on the private modexp hooks: 29, 28, 29 for n = 16, 24, 32;
+ * 0 for any other n. CT: public. */
 unsigned ctbn_avx2_digit_bits(size_t n);
+
+/* Digits for n limbs for which an AMM kernel exists (the public-exponent path,
+ * avx2_exp_public.c, and ctbn_avx2_mod_init): those of ctbn_avx2_digits and 108, 144 for
+ * n = 48, 64; 0 for any other n. CT: public. */
+size_t ctbn_avx2_public_digits(size_t n);
+
+/* Bits per digit for the n of ctbn_avx2_public_digits: 29 for n = 48, 64, else as
+ * ctbn_avx2_digit_bits. CT: public. */
+unsigned ctbn_avx2_public_digit_bits(size_t n);
 
 /* A modulus in radix 2^W (W = 28 or 29, normalized digits < 2^W) with its Montgomery
  * constants. */
@@ -82,8 +105,10 @@ void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
 
 /*
  * mod := ctx's modulus in radix 2^W, k0, and R'^2 mod m (R' = 2^(W D)) from ctx->rr by
- * 2 W D - 128 n modular doublings. Requires ctbn_avx2_digits(ctx->n) != 0. scratch: ctx->n
- * limbs. CT: only ctx->n leaks; the modulus may be secret (a prime factor).
+ * 2 W D - 128 n modular doublings. Requires ctbn_avx2_public_digits(ctx->n) != 0 (D and W
+ * from ctbn_avx2_public_digits / _digit_bits: for the private sizes the same as
+ * ctbn_avx2_digits / _digit_bits). scratch: ctx->n limbs.
+ * CT: only ctx->n leaks; the modulus may be secret (a prime factor).
  */
 void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch);
 
@@ -100,8 +125,10 @@ typedef void ctbn_avx2_amm_x1_fn(uint64_t *r, const uint64_t *a, const uint64_t 
                                  const ctbn_avx2_mod *mod);
 
 ctbn_avx2_amm_x1_fn ctbn_avx2_amm36_x1, ctbn_avx2_amm56_x1, ctbn_avx2_amm72_x1;
+/* 108 and 144 digits (3072, 4096-bit moduli, W = 29): for the public path only. */
+ctbn_avx2_amm_x1_fn ctbn_avx2_amm108_x1, ctbn_avx2_amm144_x1;
 
-/* The kernels for D digits (36, 56, 72); NULL for any other D. CT: public. */
+/* The kernels for D digits (36, 56, 72, 108, 144); NULL for any other D. CT: public. */
 ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits);
 
 /* ---------------------------------------------------------------------------------------
@@ -118,5 +145,15 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
                          const ctbn_limb *e1, size_t e1_bits,
                          const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                          const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+/* ---------------------------------------------------------------------------------------
+ * The public-exponent hook (avx2_exp_public.c), with the contract of backend.h's
+ * modexp_public_vartime: it handles the n and exponent lengths of the measured table in
+ * avx2_exp_public.c and returns 1 (r fully reduced, identical to the generic path), else 0
+ * without writing anything. scratch is not used (the spans need 32-byte alignment: stack).
+ * CT: e, en and n leak (public); b and m only enter constant-time arithmetic.
+ */
+int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                                    const ctbn_limb *e, size_t en, ctbn_limb *scratch);
 
 #endif /* CTRSA_AVX2_H */

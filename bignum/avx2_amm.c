@@ -230,6 +230,9 @@ static inline __attribute__((always_inline)) void amm_body(const unsigned W, con
 AMM_KERNEL(29, 36)
 AMM_KERNEL(28, 56)
 AMM_KERNEL(29, 72)
+/* the public path's 3072 and 4096-bit kernels (avx2.h: the lane bounds hold for any D) */
+AMM_KERNEL(29, 108)
+AMM_KERNEL(29, 144)
 
 ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits)
 {
@@ -240,6 +243,10 @@ ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits)
         return ctbn_avx2_amm56_x1;
     case 72:
         return ctbn_avx2_amm72_x1;
+    case 108:
+        return ctbn_avx2_amm108_x1;
+    case 144:
+        return ctbn_avx2_amm144_x1;
     default:
         return NULL;
     }

@@ -34,6 +34,29 @@ unsigned ctbn_avx2_digit_bits(size_t n)
     }
 }
 
+size_t ctbn_avx2_public_digits(size_t n)
+{
+    switch (n) {
+    case 48:
+        return 108; /* 29 * 108 = 3132 >= 64 * 48 + 2 */
+    case 64:
+        return 144; /* 29 * 144 = 4176 >= 64 * 64 + 2 */
+    default:
+        return ctbn_avx2_digits(n);
+    }
+}
+
+unsigned ctbn_avx2_public_digit_bits(size_t n)
+{
+    switch (n) {
+    case 48:
+    case 64:
+        return 29;
+    default:
+        return ctbn_avx2_digit_bits(n);
+    }
+}
+
 /* Limb i of x, or 0 past its n limbs (i is public). */
 static uint64_t limb_or_zero(const ctbn_limb *x, size_t n, size_t i)
 {
@@ -79,8 +102,8 @@ void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
 
 void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch)
 {
-    size_t n = ctx->n, digits = ctbn_avx2_digits(n);
-    unsigned w = ctbn_avx2_digit_bits(n);
+    size_t n = ctx->n, digits = ctbn_avx2_public_digits(n);
+    unsigned w = ctbn_avx2_public_digit_bits(n);
     mod->digits = digits;
     mod->bits = w;
     mod->k0 = ctx->m0inv & (((uint64_t)1 << w) - 1); /* -m^-1 mod 2^64, reduced mod 2^w */
