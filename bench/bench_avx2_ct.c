@@ -10,6 +10,13 @@
  *                                   avx2 and adx backends, interleaved, at 512 to 2048
  *                                   bits, minimum of 21 interleaved rounds: the measurements
  *                                   behind the avx2 backend's size table (avx2_modexp.c).
+ *   bench_avx2_ct public            TSC ticks per public-exponent modexp (e = 3, 5, 17, 257,
+ *                                   65537, a random 64-bit e) on the avx2 hook (without
+ *                                   its size table) and on the generic path on the ADX
+ *                                   kernels, interleaved, minimum and median of 21 rounds
+ *                                   of 20 calls, at 1024 to 4096 bits; and the R'^2 set-up
+ *                                   by doublings against two AMMs: the measurements behind
+ *                                   the hook's table (avx2_exp_public.c).
  *   bench_avx2_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_avx2_modexp2_ct at 1024
  *                                   bits (and 2048 with a tenth of the samples): class 0 = a
  *                                   fixed exponent (zero), class 1 = random exponents, classes
@@ -248,6 +255,135 @@ static void modexp2_table(void)
 }
 
 /* ---------------------------------------------------------------------------------------
+ * public: the public-exponent path, avx2 hook against the generic path on the ADX kernels
+ */
+#define PUB_ROUNDS 21
+#define PUB_ITERS 20
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_u64(uint64_t *v, size_t k)
+{
+    qsort(v, k, sizeof(uint64_t), cmp_u64);
+    return (double)v[k / 2];
+}
+
+static uint64_t min_u64(const uint64_t *v, size_t k)
+{
+    uint64_t m = v[0];
+    for (size_t i = 1; i < k; i++)
+        m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+static void public_size(size_t bits)
+{
+    size_t n = bits / 64, digits = ctbn_avx2_public_digits(n);
+    ctbn_limb m[CTBN_MAX_LIMBS], b[CTBN_MAX_LIMBS], r1[CTBN_MAX_LIMBS], r2[CTBN_MAX_LIMBS];
+    ctbn_mont *ctx = make_modulus(n, m);
+    rand_limbs(b, n);
+    b[n - 1] >>= 1; /* below m, whose top bit is set */
+    ctbn_limb *scratch = malloc(CTBN_EXP_VARTIME_SCRATCH(n) * sizeof(ctbn_limb));
+    ctbn_avx2_mod *mod = aligned_alloc(32, sizeof(*mod));
+    if (scratch == NULL || mod == NULL)
+        die("out of memory");
+    const ctbn_backend *adx = ctbn_backend_adx();
+
+    /* the set-up: R'^2 by doublings (ctbn_avx2_mod_init) against the two AMMs that
+     * replace it on the public path */
+    ctbn_limb tmp[CTBN_MAX_LIMBS];
+    ctbn_avx2_amm_x1_fn *x1 = ctbn_avx2_amm_x1_for(digits);
+    ctbn_avx2_mod_init(mod, ctx, tmp);
+    _Alignas(32) uint64_t a[CTBN_AVX2_MAX_SPAN];
+    memcpy(a, mod->rr, sizeof(a));
+    uint64_t ti[PUB_ROUNDS], ta[PUB_ROUNDS];
+    for (int k = 0; k < PUB_ROUNDS; k++) {
+        uint64_t t0 = __rdtsc();
+        for (int i = 0; i < PUB_ITERS; i++)
+            ctbn_avx2_mod_init(mod, ctx, tmp);
+        uint64_t t1 = __rdtsc();
+        for (int i = 0; i < PUB_ITERS; i++) {
+            x1(a, a, mod->rr, mod);
+            x1(a, a, a, mod);
+        }
+        uint64_t t2 = __rdtsc();
+        ti[k] = (t1 - t0) / PUB_ITERS;
+        ta[k] = (t2 - t1) / PUB_ITERS;
+    }
+    printf("| %4zu | set-up | mod_init (%zu doublings) | %llu | 2 AMMs | %llu | |\n", bits,
+           2 * (size_t)ctbn_avx2_public_digit_bits(n) * digits - 128 * n,
+           (unsigned long long)min_u64(ti, PUB_ROUNDS),
+           (unsigned long long)min_u64(ta, PUB_ROUNDS));
+
+    /* exponents: e = 3, 5, 17, 257, 65537 and a random odd 64-bit one */
+    ctbn_limb es[6];
+    es[0] = 3;
+    es[1] = 5;
+    es[2] = 17;
+    es[3] = 257;
+    es[4] = 65537;
+    rand_limbs(&es[5], 1);
+    es[5] |= (ctbn_limb)1 << 63 | 1;
+    for (size_t j = 0; j < 6; j++) {
+        uint64_t tv[PUB_ROUNDS], tg[PUB_ROUNDS];
+        for (int k = 0; k < PUB_ROUNDS; k++) {
+            /* interleaved: avx2 then adx, alternating the order every round */
+            for (int side = 0; side < 2; side++) {
+                int avx2 = (side ^ k) & 1;
+                uint64_t t0 = __rdtsc();
+                for (int i = 0; i < PUB_ITERS; i++) {
+                    if (avx2) {
+                        if (!ctbn_avx2_exp_public_any(ctx, r1, b, &es[j], 1, scratch))
+                            die("avx2 public path refused a size with a kernel");
+                    } else
+                        ctbn_modexp_public_vartime_generic(adx, ctx, r2, b, &es[j], 1,
+                                                           scratch);
+                }
+                uint64_t t = (__rdtsc() - t0) / PUB_ITERS;
+                if (avx2)
+                    tv[k] = t;
+                else
+                    tg[k] = t;
+            }
+        }
+        if (memcmp(r1, r2, n * sizeof(ctbn_limb)) != 0)
+            die("avx2 and adx results differ");
+        uint64_t mv = min_u64(tv, PUB_ROUNDS), mg = min_u64(tg, PUB_ROUNDS);
+        double dv = median_u64(tv, PUB_ROUNDS), dg = median_u64(tg, PUB_ROUNDS);
+        printf("| %4zu | %zu bits | e = %s%llx | %llu (med %.0f) | | %llu (med %.0f) | %.2f (med "
+               "%.2f) |\n",
+               bits, ctbn_bitlen_vartime(&es[j], 1), "0x", (unsigned long long)es[j],
+               (unsigned long long)mv, dv, (unsigned long long)mg, dg, (double)mg / (double)mv,
+               dg / dv);
+        fflush(stdout);
+    }
+    free(scratch);
+    free(mod);
+    free(ctx);
+}
+
+static void public_table(void)
+{
+    if (ctbn_backend_select("avx2") != 0)
+        die("the avx2 backend is not usable on this CPU");
+    printf("TSC ticks per call, minimum (and median) of %d interleaved rounds of %d calls: "
+           "ctbn_avx2_exp_public_any (the avx2 hook without its size table) against "
+           "ctbn_modexp_public_vartime_generic on the adx backend; random base, exactly "
+           "64 n-bit modulus. First row per size: the set-up R'^2 by doublings "
+           "(ctbn_avx2_mod_init) against the two extra AMMs of the public path's entry.\n\n",
+           PUB_ROUNDS, PUB_ITERS);
+    printf("| bits | e bits | e | avx2 | | adx generic | adx/avx2 |\n");
+    printf("|------|--------|---|------|-|-------------|----------|\n");
+    static const size_t sizes[] = { 1024, 1536, 2048, 3072, 4096 };
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        public_size(sizes[i]);
+}
+
+/* ---------------------------------------------------------------------------------------
  * ttest
  */
 struct acc {
@@ -364,6 +500,10 @@ int main(int argc, char **argv)
         modexp2_table();
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "public") == 0) {
+        public_table();
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "ttest") == 0) {
         size_t samples = argc >= 3 ? (size_t)strtoull(argv[2], NULL, 10) : 100000;
         if (samples < 100)
@@ -371,6 +511,6 @@ int main(int argc, char **argv)
         ttest(samples);
         return 0;
     }
-    fprintf(stderr, "usage: %s cycles | modexp2 | ttest [SAMPLES]\n", argv[0]);
+    fprintf(stderr, "usage: %s cycles | modexp2 | public | ttest [SAMPLES]\n", argv[0]);
     return 2;
 }

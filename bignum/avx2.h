@@ -156,4 +156,10 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
 int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                                     const ctbn_limb *e, size_t en, ctbn_limb *scratch);
 
+/* The same computation without the measured table: every n with a kernel
+ * (ctbn_avx2_public_digits(n) != 0) and any e, else 0 without writing. For the benchmark
+ * that makes the table (bench_avx2_ct public) and the tests. CT: as above. */
+int ctbn_avx2_exp_public_any(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                             const ctbn_limb *e, size_t en, ctbn_limb *scratch);
+
 #endif /* CTRSA_AVX2_H */

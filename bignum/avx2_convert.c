@@ -57,10 +57,25 @@ unsigned ctbn_avx2_public_digit_bits(size_t n)
     }
 }
 
+/*
+ * Both conversions visit digit j at bit w j of the radix 2^64 value: limb w j / 64, shift
+ * w j % 64, and the next limb when the digit straddles two. While that next limb is inside
+ * x the straddling part is taken (or written) without a test: (v << 1) << (63 - sh) is
+ * v << (64 - sh) for sh >= 1 and 0 for sh = 0 (likewise the right shifts), so no shift
+ * reaches 64; the last few digits take the bounds-checked path.
+ */
+
 /* Limb i of x, or 0 past its n limbs (i is public). */
 static uint64_t limb_or_zero(const ctbn_limb *x, size_t n, size_t i)
 {
     return i < n ? x[i] : 0;
+}
+
+/* The digits j < this have limb w j / 64 + 1 < n: no bounds check. Public. */
+static size_t inner_digits(unsigned w, size_t digits, size_t n)
+{
+    size_t j = n >= 2 ? (64 * (n - 1) + w - 1) / w : 0; /* first j with w j >= 64 (n - 1) */
+    return j < digits ? j : digits;
 }
 
 void ctbn_avx2_from_radix64(uint64_t *d, unsigned w, size_t digits, const ctbn_limb *x,
@@ -70,7 +85,12 @@ void ctbn_avx2_from_radix64(uint64_t *d, unsigned w, size_t digits, const ctbn_l
     for (size_t j = 0; j < CTBN_AVX2_PAD; j++)
         d[j] = d[CTBN_AVX2_PAD + digits + j] = 0;
     uint64_t *dd = d + CTBN_AVX2_PAD;
-    for (size_t j = 0; j < digits; j++) {
+    size_t inner = inner_digits(w, digits, n), j = 0;
+    for (; j < inner; j++) {
+        size_t bit = w * j, limb = bit / 64, sh = bit % 64;
+        dd[j] = ((x[limb] >> sh) | ((x[limb + 1] << 1) << (63 - sh))) & mask;
+    }
+    for (; j < digits; j++) {
         size_t bit = w * j, limb = bit / 64, sh = bit % 64;
         uint64_t v = limb_or_zero(x, n, limb) >> sh;
         /* the digit straddles two limbs when sh > 64 - w */
@@ -88,8 +108,17 @@ void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
     for (size_t i = 0; i < n; i++)
         x[i] = 0;
     uint64_t carry = 0;
-    for (size_t j = 0; j < digits; j++) {
+    size_t inner = inner_digits(w, digits, n), j = 0;
+    for (; j < inner; j++) {
         uint64_t v = dd[j] + carry; /* < 2^32 + 2^36 */
+        carry = v >> w;
+        v &= mask;
+        size_t bit = w * j, limb = bit / 64, sh = bit % 64;
+        x[limb] |= v << sh;
+        x[limb + 1] |= (v >> 1) >> (63 - sh);
+    }
+    for (; j < digits; j++) {
+        uint64_t v = dd[j] + carry;
         carry = v >> w;
         v &= mask;
         size_t bit = w * j, limb = bit / 64, sh = bit % 64;

@@ -5,16 +5,12 @@
  * exponent with the almost-Montgomery kernels (ctbn_avx2_amm*_x1, radix 2^W, D digits).
  * The structure is the IFMA backend's (ifma_exp_public.c).
  *
- * Into the domain of R' = 2^(W D) without a per-modulus constant. The context holds
- * X = R^2 mod m = 2^(128 n) mod m (radix 2^64); R'^2 is not there, and deriving it by
- * 2 W D - 128 n modular doublings (ctbn_avx2_mod_init: 40 to 160 of them) measured slower
- * than two AMMs (table below). Three AMMs do it instead, with t = 4 W D - 256 n:
- *     U    = AMM(b, X)      = b 2^(128n - WD)
- *     T    = AMM(X, 2^t)    = 2^(128n + t - WD)
- *     base = AMM(U, T)      = b 2^(256n + t - 3WD) = b 2^(WD) = b R'
- * t is 80, 128, 160, 240, 320 for n = 16, 24, 32, 48, 64: 2^t is a single set bit, far
- * below m (whose top limb is nonzero). Every value stays below 2m, as the kernels require:
- * b, X, 2^t < m give U, T < 2m, and so on.
+ * Into the domain of R' = 2^(W D) by one AMM with R'^2 mod m, which the context does not
+ * hold: it holds X = R^2 mod m = 2^(128 n) mod m (radix 2^64). R'^2 = X 2^(2 W D - 128 n)
+ * mod m, 40 to 160 doublings of X (ctbn_avx2_mod_init does them one by one, which measured
+ * slower than the whole exponentiation's gain: table below). Here they go by steps of up
+ * to 60 bits (mul_pow2_mod: shift, one quotient digit by a constant-time division, one
+ * multiply-subtract), one to three steps, and two conditional subtractions at the end.
  *
  * Out of it in the last multiplication, as the generic path does (exp_public_vartime.c):
  * when the last bit of e is set (always, for odd RSA exponents) it multiplies by b in
@@ -22,7 +18,7 @@
  * b^k R' < 2m, b < m, R' > 4m); an even e ends with an AMM by 1 (<= m). The carries are
  * propagated into n + 1 limbs: limb n (0 or 1) is the bit above r's limbs, the carry handed
  * to ctbn_csub_mod, so the result is fully reduced, identical to the generic path.
- * For e = 65537: 3 AMMs in, 16 squarings, 1 multiplication out (20 AMMs, against 18 ADX
+ * For e = 65537: 1 AMM in, 16 squarings, 1 multiplication out (18 AMMs, against 18 ADX
  * Montgomery multiplications on the generic path).
  *
  * The values derived from b (which may be secret: an encryption block, a blinding value,
@@ -33,6 +29,7 @@
  * (constant time in the data, avx2_amm.c), the carry of the last step through
  * ctbn_csub_mod.
  */
+#include <immintrin.h>
 #include <string.h>
 
 #include "avx2.h"
@@ -50,6 +47,110 @@ static int ebit(const ctbn_limb *e, size_t i)
     return (int)((e[i / 64] >> (i % 64)) & 1);
 }
 
+/* The span of 1 (digit 0 is 1): the multiplier that leaves the domain for an even e. */
+static const _Alignas(32) uint64_t one_span[CTBN_AVX2_MAX_SPAN] = {[CTBN_AVX2_PAD] = 1};
+
+/*
+ * floor((hi 2^64 + lo) / d) for d >= 2^63 and hi < 2^s (s <= 62, public: the quotient is
+ * below 2^(s+1)), by restoring division over the s + 1 low bits of lo, one at a time.
+ * CT: all values secret; s + 1 fixed steps, the comparisons are masks.
+ */
+static uint64_t div_ct(uint64_t hi, uint64_t lo, uint64_t d, unsigned s)
+{
+    uint64_t q = 0, r = (hi << (63 - s)) | (lo >> (s + 1)); /* < 2^63 <= d */
+    for (int i = (int)s; i >= 0; i--) {
+        uint64_t top = r >> 63; /* the bit shifted out: the true remainder is >= 2^64 > d */
+        r = (r << 1) | ((lo >> i) & 1);
+        ctbn_mask take = ctbn_mask_nonzero(top) | ~ctbn_mask_lt(r, d);
+        r -= d & take;
+        q |= (take & 1) << i;
+    }
+    return q;
+}
+
+/*
+ * x := a value congruent to x 2^s mod M and below 3M, for a normalized M (n limbs, top bit
+ * set), x < 3M in n + 1 limbs, 1 <= s <= 60 (public): x 2^s < 2^(64 n + 62) fits n + 1
+ * limbs, its top limb below 2^(s+2) <= 2^62 < M's. The quotient of x 2^s by M is estimated from the
+ * top two limbs and M's top limb; the estimate q is at most 2 above the true one (Knuth,
+ * TAOCP 4.3.1, Theorem B), so x 2^s - max(q - 2, 0) M lies in [0, 3M).
+ * CT: only n and s leak; x and M only enter arithmetic and masks.
+ */
+static void mul_pow2_mod(ctbn_limb *x, const ctbn_limb *M, size_t n, unsigned s)
+{
+    for (size_t i = n; i > 0; i--)
+        x[i] = (x[i] << s) | (x[i - 1] >> (64 - s));
+    x[0] <<= s;
+    uint64_t q = div_ct(x[n], x[n - 1], M[n - 1], s + 2); /* x[n] < 2^(s+2) */
+    q = (q - 2) & ctbn_mask_nonzero(q >> 1); /* max(q - 2, 0) */
+    uint64_t mc = 0;
+    unsigned char br = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned __int128 p = (unsigned __int128)q * M[i] + mc;
+        mc = (uint64_t)(p >> 64);
+        unsigned long long d;
+        br = _subborrow_u64(br, x[i], (uint64_t)p, &d);
+        x[i] = d;
+    }
+    x[n] = x[n] - mc - br;
+}
+
+/*
+ * x := x - M if x >= M, for x in n + 1 limbs and M in n (the borrow first, then the
+ * subtraction under its mask). CT: only n leaks.
+ */
+static void csub_wide(ctbn_limb *x, const ctbn_limb *M, size_t n)
+{
+    unsigned char br = 0;
+    unsigned long long d;
+    for (size_t i = 0; i < n; i++)
+        br = _subborrow_u64(br, x[i], M[i], &d);
+    br = _subborrow_u64(br, x[n], 0, &d);
+    ctbn_mask sub = (ctbn_mask)0 - (uint64_t)(br ^ 1); /* no borrow: x >= M */
+    br = 0;
+    for (size_t i = 0; i < n; i++) {
+        br = _subborrow_u64(br, x[i], M[i] & sub, &d);
+        x[i] = d;
+    }
+    x[n] -= br;
+}
+
+/*
+ * rr := R'^2 mod m = 2^(2 W D) mod m (n limbs, fully reduced) from ctx->rr = 2^(128 n) mod m
+ * by mul_pow2_mod steps of at most 60 bits (2 W D - 128 n = 40 to 160 bits: one to three
+ * steps) and two conditional subtractions, on m and rr shifted up to a normalized modulus
+ * and shifted back. scratch: 2 n + 1 limbs, left holding secret-derived values (the caller
+ * wipes it). CT: only n and ctx->bits leak.
+ */
+static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb *rr,
+                     ctbn_limb *scratch)
+{
+    size_t n = ctx->n, sh = 64 * n - ctx->bits; /* public */
+    ctbn_limb *M = scratch, *x = scratch + n;
+    for (size_t i = 0; i < n; i++) {
+        M[i] = ctx->m[i] << sh;
+        x[i] = ctx->rr[i] << sh;
+        if (sh != 0 && i > 0) {
+            M[i] |= ctx->m[i - 1] >> (64 - sh);
+            x[i] |= ctx->rr[i - 1] >> (64 - sh);
+        }
+    }
+    x[n] = 0;
+    size_t left = 2 * w * digits - 128 * n, steps = (left + 59) / 60;
+    for (size_t k = 0; k < steps; k++) {
+        unsigned s = (unsigned)(left / (steps - k)); /* even split, each <= 60 */
+        mul_pow2_mod(x, M, n, s);
+        left -= s;
+    }
+    csub_wide(x, M, n); /* < 3M to < 2M */
+    csub_wide(x, M, n); /* < M: x[n] = 0 */
+    for (size_t i = 0; i < n; i++) {
+        rr[i] = x[i] >> sh;
+        if (sh != 0 && i + 1 < n)
+            rr[i] |= x[i + 1] << (64 - sh);
+    }
+}
+
 /*
  * Whether the hook takes n-limb moduli with an exponent of ebits bits (both public): where
  * it measured faster than the generic square-and-multiply on the ADX kernels, the
@@ -65,16 +166,22 @@ static int takes(size_t n, size_t ebits)
 int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                                     const ctbn_limb *e, size_t en, ctbn_limb *scratch)
 {
+    if (!takes(ctx->n, ctbn_bitlen_vartime(e, en)))
+        return 0; /* public: n and e */
+    return ctbn_avx2_exp_public_any(ctx, r, b, e, en, scratch);
+}
+
+int ctbn_avx2_exp_public_any(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                             const ctbn_limb *e, size_t en, ctbn_limb *scratch)
+{
     (void)scratch; /* the spans need 32-byte alignment: on the stack */
     size_t n = ctx->n;
     size_t ebits = ctbn_bitlen_vartime(e, en);
-    if (!takes(n, ebits))
-        return 0; /* public: n and e */
     size_t digits = ctbn_avx2_public_digits(n);
     unsigned w = ctbn_avx2_public_digit_bits(n);
     ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_amm_x1_for(digits);
-    if (amm == NULL)
-        return 0;
+    if (digits == 0 || amm == NULL)
+        return 0; /* public: n */
     size_t span = CTBN_AVX2_SPAN(digits);
 
     if (ebits == 0) {
@@ -86,29 +193,24 @@ int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ct
         return 1;
     }
 
+    /* only the first span lanes of each are used, and wiped */
     struct {
-        ctbn_avx2_mod mod; /* m and k0 only: the kernels read nothing else */
+        ctbn_avx2_mod mod; /* m, R'^2 mod m, k0 */
         _Alignas(32) uint64_t bw[CTBN_AVX2_MAX_SPAN];
         _Alignas(32) uint64_t base[CTBN_AVX2_MAX_SPAN];
         _Alignas(32) uint64_t acc[CTBN_AVX2_MAX_SPAN];
-        _Alignas(32) uint64_t x[CTBN_AVX2_MAX_SPAN]; /* 2^(128 n) mod m, then T */
-        _Alignas(32) uint64_t k[CTBN_AVX2_MAX_SPAN]; /* 2^t, then 1 */
-        ctbn_limb out[CTBN_MAX_LIMBS + 1];
+        ctbn_limb l[3 * CTBN_MAX_LIMBS + 1]; /* radix 2^64: R'^2, its scratch; the result */
     } s;
     s.mod.digits = digits;
     s.mod.bits = w;
     s.mod.k0 = ctx->m0inv & (((uint64_t)1 << w) - 1); /* -m^-1 mod 2^64, reduced mod 2^w */
     ctbn_avx2_from_radix64(s.mod.m, w, digits, ctx->m, n);
-    ctbn_avx2_from_radix64(s.x, w, digits, ctx->rr, n);
     ctbn_avx2_from_radix64(s.bw, w, digits, b, n); /* read before r is written (r MAY be b) */
-    memset(s.k, 0, span * sizeof(uint64_t));
-    size_t t = 4 * w * digits - 256 * n;
-    s.k[CTBN_AVX2_PAD + t / w] = (uint64_t)1 << (t % w);
+    rr_prime(ctx, digits, w, s.l, s.l + n);
+    ctbn_avx2_from_radix64(s.mod.rr, w, digits, s.l, n);
 
-    /* base = b R' (see above): U into acc, T into x */
-    amm(s.acc, s.bw, s.x, &s.mod);
-    amm(s.x, s.x, s.k, &s.mod);
-    amm(s.base, s.acc, s.x, &s.mod);
+    /* base = AMM(b, R'^2) = b R' */
+    amm(s.base, s.bw, s.mod.rr, &s.mod);
 
     /* acc = b^k R' for the top bits of e read so far; the last set bit leaves the domain */
     const uint64_t *src = s.base;
@@ -125,18 +227,20 @@ int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ct
             amm(s.acc, s.acc, s.base, &s.mod);
         }
     }
-    if (!out) {
-        /* e even: AMM(x, 1) = (x + q m) / R' <= m */
-        memset(s.k, 0, span * sizeof(uint64_t));
-        s.k[CTBN_AVX2_PAD] = 1;
-        amm(s.acc, s.acc, s.k, &s.mod);
-    }
+    if (!out)
+        amm(s.acc, s.acc, one_span, &s.mod); /* e even: AMM(x, 1) = (x + q m) / R' <= m */
 
     /* out of radix 2^W into n + 1 limbs (the value is < 1.5 m < 2^(64 n + 1) <= R'): limb n
      * is the bit above r's limbs, the carry of the final conditional subtraction */
-    ctbn_avx2_to_radix64(s.out, n + 1, s.acc, w, digits);
-    ctbn_copy(r, s.out, n);
-    ctbn_csub_mod(r, s.out[n], ctx->m, n);
-    wipe(&s, sizeof(s));
+    ctbn_avx2_to_radix64(s.l, n + 1, s.acc, w, digits);
+    ctbn_copy(r, s.l, n);
+    ctbn_csub_mod(r, s.l[n], ctx->m, n);
+    size_t used = span * sizeof(uint64_t);
+    wipe(s.mod.m, used);
+    wipe(s.mod.rr, used);
+    wipe(s.bw, used);
+    wipe(s.base, used);
+    wipe(s.acc, used);
+    wipe(s.l, (3 * n + 1) * sizeof(ctbn_limb));
     return 1;
 }
