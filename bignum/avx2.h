@@ -156,6 +156,13 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
 int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                                     const ctbn_limb *e, size_t en, ctbn_limb *scratch);
 
+/*
+ * x := a value congruent to x 2^s modulo M and below 3M, for a normalized M (n >= 2 limbs,
+ * top bit set), x < 3M in n + 1 limbs, 1 <= s <= 60: one step of the public path's R'^2
+ * set-up (x 2^s < 2^(64 n + 62) fits n + 1 limbs). CT: only n and s leak.
+ */
+void ctbn_avx2_mul_pow2_mod(ctbn_limb *x, const ctbn_limb *M, size_t n, unsigned s);
+
 /* The same computation without the measured table: every n with a kernel
  * (ctbn_avx2_public_digits(n) != 0) and any e, else 0 without writing. For the benchmark
  * that makes the table (bench_avx2_ct public) and the tests. CT: as above. */

@@ -9,8 +9,9 @@
  * hold: it holds X = R^2 mod m = 2^(128 n) mod m (radix 2^64). R'^2 = X 2^(2 W D - 128 n)
  * mod m, 40 to 160 doublings of X (ctbn_avx2_mod_init does them one by one, which measured
  * slower than the whole exponentiation's gain: table below). Here they go by steps of up
- * to 60 bits (mul_pow2_mod: shift, one quotient digit by a constant-time division, one
- * multiply-subtract), one to three steps, and two conditional subtractions at the end.
+ * to 60 bits (ctbn_avx2_mul_pow2_mod: shift, one quotient digit by a constant-time
+ * division, one multiply-subtract), one to three steps, and two conditional subtractions
+ * at the end.
  *
  * Out of it in the last multiplication, as the generic path does (exp_public_vartime.c):
  * when the last bit of e is set (always, for odd RSA exponents) it multiplies by b in
@@ -69,14 +70,11 @@ static uint64_t div_ct(uint64_t hi, uint64_t lo, uint64_t d, unsigned s)
 }
 
 /*
- * x := a value congruent to x 2^s mod M and below 3M, for a normalized M (n limbs, top bit
- * set), x < 3M in n + 1 limbs, 1 <= s <= 60 (public): x 2^s < 2^(64 n + 62) fits n + 1
- * limbs, its top limb below 2^(s+2) <= 2^62 < M's. The quotient of x 2^s by M is estimated from the
- * top two limbs and M's top limb; the estimate q is at most 2 above the true one (Knuth,
+ * ctbn_avx2_mul_pow2_mod (contract in avx2.h). The quotient of x 2^s by M is estimated from
+ * the top two limbs and M's top limb; the estimate q is at most 2 above the true one (Knuth,
  * TAOCP 4.3.1, Theorem B), so x 2^s - max(q - 2, 0) M lies in [0, 3M).
- * CT: only n and s leak; x and M only enter arithmetic and masks.
  */
-static void mul_pow2_mod(ctbn_limb *x, const ctbn_limb *M, size_t n, unsigned s)
+void ctbn_avx2_mul_pow2_mod(ctbn_limb *x, const ctbn_limb *M, size_t n, unsigned s)
 {
     for (size_t i = n; i > 0; i--)
         x[i] = (x[i] << s) | (x[i - 1] >> (64 - s));
@@ -117,8 +115,8 @@ static void csub_wide(ctbn_limb *x, const ctbn_limb *M, size_t n)
 
 /*
  * rr := R'^2 mod m = 2^(2 W D) mod m (n limbs, fully reduced) from ctx->rr = 2^(128 n) mod m
- * by mul_pow2_mod steps of at most 60 bits (2 W D - 128 n = 40 to 160 bits: one to three
- * steps) and two conditional subtractions, on m and rr shifted up to a normalized modulus
+ * by ctbn_avx2_mul_pow2_mod steps of at most 60 bits (2 W D - 128 n = 40 to 160 bits: one
+ * to three steps) and two conditional subtractions, on m and rr shifted up to a normalized modulus
  * and shifted back. scratch: 2 n + 1 limbs, left holding secret-derived values (the caller
  * wipes it). CT: only n and ctx->bits leak.
  */
@@ -139,7 +137,7 @@ static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb 
     size_t left = 2 * w * digits - 128 * n, steps = (left + 59) / 60;
     for (size_t k = 0; k < steps; k++) {
         unsigned s = (unsigned)(left / (steps - k)); /* even split, each <= 60 */
-        mul_pow2_mod(x, M, n, s);
+        ctbn_avx2_mul_pow2_mod(x, M, n, s);
         left -= s;
     }
     csub_wide(x, M, n); /* < 3M to < 2M */

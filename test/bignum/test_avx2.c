@@ -7,6 +7,9 @@
  * shorter in the same limb count), long chains of squarings, and the whole-modexp hooks
  * (one half and the two CRT halves) at 1024, 1536 and 2048 bits with bases 0, 1, m-1 and
  * random, exponents of every window-edge length including 0 and 1 bit; other sizes refused.
+ * The public-exponent hook at 1024 to 4096 bits (conversions and kernels there too): every
+ * modulus kind, edge bases, e = 0, 1, 2, 3, 65537, random odd and even 64-bit e and longer
+ * ones, in place, gated and ungated; sizes without a kernel refused.
  *
  * Skipped (exit 77, with the reason) when the CPU or OS lacks AVX2 (or BMI2/ADX).
  * Reproduce a failure with CTRSA_TEST_SEED (the report prints it).
@@ -31,6 +34,8 @@
 
 /* The sizes the AVX2 hooks handle (the CRT halves of RSA-2048, 3072, 4096). */
 static const size_t avx2_bits[] = { 1024, 1536, 2048 };
+/* The sizes with an AMM kernel: the public-exponent path (RSA moduli of 1024 to 4096 bits). */
+static const size_t public_bits[] = { 1024, 1536, 2048, 3072, 4096 };
 
 struct modulus {
     size_t n, bits;
@@ -112,10 +117,13 @@ static void test_convert(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
-        size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
-        unsigned w = ctbn_avx2_digit_bits(n);
+    for (size_t s = 0; s < ARRAY_LEN(public_bits); s++) {
+        size_t n = CTBN_LIMBS(public_bits[s]), digits = ctbn_avx2_public_digits(n);
+        unsigned w = ctbn_avx2_public_digit_bits(n);
         assert_true(digits % 4 == 0 && w * digits >= 64 * n + 2 && (w == 28 || w == 29));
+        /* the private hooks' sizes are a subset, with the same digits */
+        if (ctbn_avx2_digits(n) != 0)
+            assert_true(ctbn_avx2_digits(n) == digits && ctbn_avx2_digit_bits(n) == w);
         for (int it = 0; it < 200; it++) {
             ctbn_limb x[CTBN_MAX_LIMBS], y[CTBN_MAX_LIMBS];
             _Alignas(32) uint64_t d[CTBN_AVX2_MAX_SPAN];
@@ -255,17 +263,17 @@ static void test_amm(void **state)
     SEED_TEST();
     ctbn_avx2_mod *mod = aligned_alloc(32, sizeof(*mod));
     assert_non_null(mod);
-    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
-        size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
-        unsigned w = ctbn_avx2_digit_bits(n);
+    for (size_t s = 0; s < ARRAY_LEN(public_bits); s++) {
+        size_t n = CTBN_LIMBS(public_bits[s]), digits = ctbn_avx2_public_digits(n);
+        unsigned w = ctbn_avx2_public_digit_bits(n);
         ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_amm_x1_for(digits);
         assert_non_null(amm);
-        for (int it = 0; it < 60; it++) {
+        for (int it = 0; it < (n > 32 ? 20 : 60); it++) {
             struct modulus md;
             if (it < MOD_KINDS)
-                modulus_make(&md, n, avx2_bits[s], (enum mod_kind)it);
+                modulus_make(&md, n, public_bits[s], (enum mod_kind)it);
             else
-                modulus_random(&md, avx2_bits[s]);
+                modulus_random(&md, public_bits[s]);
             ctbn_limb tmp[CTBN_MAX_LIMBS];
             ctbn_avx2_mod_init(mod, md.ctx, tmp);
             /* R'^2 mod m, checked against BN */
@@ -544,6 +552,286 @@ static void test_other_sizes(void **state)
     modulus_free(&m2);
 }
 
+/* ---- the public-exponent hook ---- */
+
+/* An exponent of en limbs for the public path: kind 0: e = 0, 1: 1, 2: 2, 3: 3, 4: 65537,
+ * 5: a random odd 64-bit e (top bit set), 6: a random even one, 7: random of up to
+ * 64 en bits (true length random, sometimes all ones). */
+static void public_exponent(ctbn_limb *e, size_t en, int kind)
+{
+    memset(e, 0, en * sizeof(ctbn_limb));
+    switch (kind) {
+    case 0:
+        break;
+    case 1:
+    case 2:
+    case 3:
+        e[0] = (ctbn_limb)kind;
+        break;
+    case 4:
+        e[0] = 65537;
+        break;
+    case 5:
+    case 6:
+        rand_pattern(e, 1, 64);
+        e[0] |= (ctbn_limb)1 << 63;
+        e[0] = kind == 5 ? e[0] | 1 : e[0] & ~(ctbn_limb)1;
+        break;
+    default:
+        if (rng_below(4) == 0) {
+            for (size_t i = 0; i < en; i++)
+                e[i] = ~(ctbn_limb)0;
+            e[en - 1] >>= rng_below(64);
+        } else
+            rand_pattern(e, en, 1 + rng_below(64 * en));
+        break;
+    }
+}
+
+/*
+ * b^e mod m on the public path: ctbn_avx2_exp_public_any (every e) against BN_mod_exp, in
+ * place too (r = b); the hook ctbn_avx2_modexp_public_vartime either computes the same or
+ * declines without writing; through the seam on avx2 the same as on the portable backend.
+ */
+static void check_public(const struct modulus *md, const ctbn_limb *e, size_t en,
+                         enum base_kind bk)
+{
+    size_t n = md->n;
+    ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
+    ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
+    base_make(b, md, bk);
+    BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
+    BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
+
+    report_begin("avx2 public path, %zu-bit m (n=%zu), e of %zu limbs", md->bits, n, en);
+    report_operand("m", md->m, n);
+    report_operand("b", b, n);
+    report_operand("e", e, en);
+    use_backend("avx2");
+    memset(r, 0x5A, n * sizeof(ctbn_limb));
+    assert_int_equal(ctbn_avx2_exp_public_any(md->ctx, r, b, e, en, scratch), 1);
+    expect_limbs_bn("ctbn_avx2_exp_public_any", r, n, want);
+    memcpy(r, b, n * sizeof(ctbn_limb));
+    assert_int_equal(ctbn_avx2_exp_public_any(md->ctx, r, r, e, en, scratch), 1);
+    expect_limbs_bn("ctbn_avx2_exp_public_any (r = b)", r, n, want);
+    memcpy(r, b, n * sizeof(ctbn_limb));
+    if (ctbn_avx2_modexp_public_vartime(md->ctx, r, r, e, en, scratch))
+        expect_limbs_bn("ctbn_avx2_modexp_public_vartime (r = b)", r, n, want);
+    else
+        expect_limbs_eq("declined: r untouched", r, b, n);
+    ctbn_modexp_public_vartime(md->ctx, r, b, e, en, scratch);
+    expect_limbs_bn("avx2 public path through the seam", r, n, want);
+    use_backend("portable");
+    ctbn_modexp_public_vartime(md->ctx, rp, b, e, en, scratch);
+    expect_limbs_eq("avx2 vs portable (public path)", r, rp, n);
+
+    BN_free(bb);
+    BN_free(be);
+    BN_free(want);
+    free(b);
+    free(r);
+    free(rp);
+    free(scratch);
+}
+
+/* Every size with a kernel, every modulus kind (and shorter moduli in the same limb count),
+ * every edge base, the exponents of public_exponent: one, 2 and (for up to 2048 bits) n
+ * limbs, the lengths of a key check's exponent. */
+static void test_public(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    for (size_t s = 0; s < ARRAY_LEN(public_bits); s++) {
+        size_t n = CTBN_LIMBS(public_bits[s]);
+        for (int it = 0; it < MOD_KINDS + 4; it++) {
+            struct modulus md;
+            if (it < MOD_KINDS)
+                modulus_make(&md, n, public_bits[s], (enum mod_kind)it);
+            else
+                modulus_random(&md, public_bits[s]);
+            for (int bk = 0; bk < BASE_KINDS; bk++) {
+                ctbn_limb e[CTBN_MAX_LIMBS];
+                for (int ek = 0; ek < 8; ek++) {
+                    public_exponent(e, 1, ek);
+                    check_public(&md, e, 1, (enum base_kind)bk);
+                }
+                public_exponent(e, 2, 7);
+                check_public(&md, e, 2, (enum base_kind)bk);
+                if (n <= 32 && bk == BASE_RANDOM) {
+                    public_exponent(e, n, 7);
+                    check_public(&md, e, n, (enum base_kind)bk);
+                }
+            }
+            modulus_free(&md);
+        }
+    }
+}
+
+/*
+ * Moduli whose top limb is small against the rest, 2^63 (or 2^(bits-1) for a shorter one)
+ * followed by ones: the quotient digit the public path estimates from the top limbs alone
+ * (R'^2 by shift-and-reduce, avx2_exp_public.c) is then often above the true one, the case
+ * its correction exists for. Plus 2^(bits-1) + 2^(bits-65) + 1 and the all-ones top limb
+ * over zeros.
+ */
+static void test_public_quotient_edges(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    for (size_t s = 0; s < ARRAY_LEN(public_bits); s++) {
+        size_t n = CTBN_LIMBS(public_bits[s]);
+        for (int shape = 0; shape < 4; shape++) {
+            for (int shorter = 0; shorter < 2; shorter++) {
+                /* M normalized (64 n bits), then shifted down to m of 64 n - sh bits */
+                ctbn_limb M[CTBN_MAX_LIMBS], m[CTBN_MAX_LIMBS];
+                size_t sh = shorter ? 1 + rng_below(40) : 0;
+                rand_pattern(M, n, 64 * n);
+                switch (shape) {
+                case 0: /* 2^63, then all ones */
+                    memset(M, 0xFF, n * sizeof(ctbn_limb));
+                    M[n - 1] = (ctbn_limb)1 << 63;
+                    break;
+                case 1: /* 2^63, all ones, then random */
+                    M[n - 1] = (ctbn_limb)1 << 63;
+                    M[n - 2] = ~(ctbn_limb)0;
+                    break;
+                case 2: /* 2^63 + 1, then random */
+                    M[n - 1] = ((ctbn_limb)1 << 63) + 1;
+                    break;
+                default: /* all ones, then zeros */
+                    memset(M, 0, n * sizeof(ctbn_limb));
+                    M[n - 1] = ~(ctbn_limb)0;
+                    break;
+                }
+                for (size_t i = 0; i < n; i++)
+                    m[i] = sh == 0 ? M[i]
+                                   : (M[i] >> sh) | (i + 1 < n ? M[i + 1] << (64 - sh) : 0);
+                m[0] |= 1;
+                struct modulus md;
+                md.n = n;
+                md.m = limbs_alloc(n);
+                memcpy(md.m, m, n * sizeof(ctbn_limb));
+                md.ctx = malloc(sizeof(ctbn_mont_max));
+                assert_non_null(md.ctx);
+                assert_int_equal(ctbn_mont_init(md.ctx, md.m, n), 0);
+                md.bits = md.ctx->bits;
+                assert_int_equal(md.bits, 64 * n - sh);
+                md.bm = bn_from_limbs(md.m, n);
+                ctbn_limb e[2];
+                static const int kinds[] = { 3, 4, 5, 7 };
+                for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
+                    public_exponent(e, kinds[k] == 7 ? 2 : 1, kinds[k]);
+                    check_public(&md, e, kinds[k] == 7 ? 2 : 1,
+                                 k % 2 ? BASE_M_MINUS_1 : BASE_RANDOM);
+                }
+                modulus_free(&md);
+            }
+        }
+    }
+}
+
+/*
+ * One shift-and-reduce step of the R'^2 set-up against BN: x 2^s mod M up to 3M, for x at
+ * the edges of its domain (0, M - 1, 3M - 1, random below 3M) and every s in 1..60, on
+ * normalized moduli whose top limb is small against the rest (2^63 then ones: there
+ * x = 3M - 1 makes the estimated quotient digit exceed the true one) and random ones.
+ */
+static void test_mul_pow2_mod(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    BN_CTX *bctx = oracle_bn_ctx();
+    static const size_t sizes[] = { 2, 3, 16, 32, 64 };
+    for (size_t si = 0; si < ARRAY_LEN(sizes); si++) {
+        size_t n = sizes[si];
+        for (int shape = 0; shape < 3; shape++) {
+            ctbn_limb M[CTBN_MAX_LIMBS];
+            rand_pattern(M, n, 64 * n);
+            if (shape == 0) {
+                memset(M, 0xFF, n * sizeof(ctbn_limb));
+                M[n - 1] = (ctbn_limb)1 << 63;
+            } else if (shape == 1) {
+                M[n - 1] = ((ctbn_limb)1 << 63) | M[n - 1] >> 40;
+            }
+            M[n - 1] |= (ctbn_limb)1 << 63;
+            BIGNUM *bm = bn_from_limbs(M, n), *m3 = BN_new(), *v = BN_new(), *want = BN_new();
+            BIGNUM *got = NULL, *lim = BN_new();
+            BN_mul_word(BN_copy(m3, bm), 3);
+            for (unsigned s = 1; s <= 60; s++) {
+                for (int xk = 0; xk < 4; xk++) {
+                    ctbn_limb x[CTBN_MAX_LIMBS + 1], x0[CTBN_MAX_LIMBS + 1];
+                    switch (xk) {
+                    case 0:
+                        BN_zero(v);
+                        break;
+                    case 1:
+                        BN_copy(v, bm);
+                        BN_sub_word(v, 1);
+                        break;
+                    case 2:
+                        BN_copy(v, m3);
+                        BN_sub_word(v, 1);
+                        break;
+                    default:
+                        BN_rand_range(v, m3);
+                        break;
+                    }
+                    limbs_from_bn(x, n + 1, v);
+                    memcpy(x0, x, sizeof(x));
+                    report_begin("ctbn_avx2_mul_pow2_mod n=%zu s=%u", n, s);
+                    report_operand("M", M, n);
+                    report_operand("x", x0, n + 1);
+                    ctbn_avx2_mul_pow2_mod(x, M, n, s);
+                    BN_lshift(want, v, (int)s);
+                    BN_mod(want, want, bm, bctx);
+                    BN_free(got);
+                    got = bn_from_limbs(x, n + 1);
+                    if (BN_cmp(got, m3) >= 0)
+                        fail_msg("mul_pow2_mod n=%zu s=%u: result not below 3M", n, s);
+                    BN_mod(lim, got, bm, bctx);
+                    if (BN_cmp(lim, want) != 0)
+                        fail_msg("mul_pow2_mod n=%zu s=%u: result not x 2^s mod M", n, s);
+                }
+            }
+            BN_free(bm);
+            BN_free(m3);
+            BN_free(v);
+            BN_free(want);
+            BN_free(got);
+            BN_free(lim);
+        }
+    }
+}
+
+/* Sizes without a kernel: the public hook and its ungated form return 0 without writing. */
+static void test_public_other_sizes(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    static const size_t sizes[] = { 512, 768, 1000 + 64, 2560, 3072 + 64, 4096 - 64 };
+    for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+        struct modulus md;
+        modulus_random(&md, sizes[s]);
+        size_t n = md.n;
+        assert_int_equal(ctbn_avx2_public_digits(n), 0);
+        ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
+        ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
+        ctbn_limb e[1] = { 65537 };
+        rand_below(b, md.m, n);
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        use_backend("avx2");
+        assert_int_equal(ctbn_avx2_modexp_public_vartime(md.ctx, r, b, e, 1, scratch), 0);
+        assert_int_equal(ctbn_avx2_exp_public_any(md.ctx, r, b, e, 1, scratch), 0);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
+        check_modexp(&md, 17, BASE_RANDOM); /* the seam still computes (generic path) */
+        free(r);
+        free(b);
+        free(scratch);
+        modulus_free(&md);
+    }
+}
+
 int main(void)
 {
     if (ctbn_backend_select("avx2") != 0) {
@@ -557,6 +845,10 @@ int main(void)
         cmocka_unit_test(test_modexp_edges),
         cmocka_unit_test(test_modexp_random),
         cmocka_unit_test(test_other_sizes),
+        cmocka_unit_test(test_public),
+        cmocka_unit_test(test_public_quotient_edges),
+        cmocka_unit_test(test_mul_pow2_mod),
+        cmocka_unit_test(test_public_other_sizes),
     };
     return cmocka_run_group_tests_name("avx2", tests, NULL, NULL);
 }
