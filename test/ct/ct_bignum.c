@@ -482,34 +482,52 @@ static int case_modexp2_ct(void)
     return rc;
 }
 
+/* b^e mod m with a secret base, public modulus and e (en limbs), against modexp_ct. */
+static int public_secret_base_one(size_t bits, const ctbn_limb *e, size_t en)
+{
+    int rc = 0;
+    size_t n = CTBN_LIMBS(bits);
+    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
+    ctbn_limb *m = alloc_limbs(n), *b = alloc_limbs(n), *r = alloc_limbs(n);
+    ctbn_limb *want = alloc_limbs(n), *scratch = alloc_limbs(CTBN_MODEXP_SCRATCH(n));
+    if (ctx == NULL)
+        abort();
+    random_modulus(m, n, bits);
+    random_below(b, m, n);
+    if (ctbn_mont_init(ctx, m, n) != 0)
+        abort();
+    ctbn_modexp_ct(ctx, want, b, e, 64 * en, scratch);
+
+    /* the modulus and e are public (a verify or a blinding set-up); b is secret */
+    ct_secret(b, n * LB);
+    ctbn_modexp_public_vartime(ctx, r, b, e, en, scratch);
+    if (!same(r, want, n))
+        rc = ct_fail("modexp_public_vartime", "differs from modexp_ct");
+    free(ctx);
+    free(m);
+    free(b);
+    free(r);
+    free(want);
+    free(scratch);
+    return rc;
+}
+
+/*
+ * Every size with e = 65537; and at the sizes of the avx2 backend's public path (its own
+ * conversions, R'^2 set-up and kernels, 1024 to 4096 bits) also e = 3 and a 64-bit e, so
+ * that whichever exponents its size table takes are covered (ct-bignum-avx2).
+ */
 static int case_modexp_public_secret_base(void)
 {
     int rc = 0;
-    for (size_t s = 0; s < N_SIZES; s++) {
-        size_t n = CTBN_LIMBS(mod_bits[s]);
-        ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
-        ctbn_limb *m = alloc_limbs(n), *b = alloc_limbs(n), *r = alloc_limbs(n);
-        ctbn_limb *want = alloc_limbs(n), *scratch = alloc_limbs(CTBN_MODEXP_SCRATCH(n));
-        ctbn_limb e[1] = { 65537 };
-        if (ctx == NULL)
-            abort();
-        random_modulus(m, n, mod_bits[s]);
-        random_below(b, m, n);
-        if (ctbn_mont_init(ctx, m, n) != 0)
-            abort();
-        ctbn_modexp_ct(ctx, want, b, e, 17, scratch);
-
-        /* the modulus and e are public (a verify or a blinding set-up); b is secret */
-        ct_secret(b, n * LB);
-        ctbn_modexp_public_vartime(ctx, r, b, e, 1, scratch);
-        if (!same(r, want, n))
-            rc = ct_fail("modexp_public_vartime", "differs from modexp_ct");
-        free(ctx);
-        free(m);
-        free(b);
-        free(r);
-        free(want);
-        free(scratch);
+    const ctbn_limb e65537[1] = { 65537 }, e3[1] = { 3 };
+    const ctbn_limb e64[1] = { 0xC3A5C85C97CB3127ull };
+    for (size_t s = 0; s < N_SIZES; s++)
+        rc |= public_secret_base_one(mod_bits[s], e65537, 1);
+    static const size_t pub_bits[] = { 1024, 1536, 2048, 3072, 4096 };
+    for (size_t s = 0; s < sizeof(pub_bits) / sizeof(pub_bits[0]); s++) {
+        rc |= public_secret_base_one(pub_bits[s], e3, 1);
+        rc |= public_secret_base_one(pub_bits[s], e64, 1);
     }
     return rc;
 }
