@@ -8,7 +8,8 @@
  * Into the domain of R' = 2^(W D) by one AMM with R'^2 mod m, which the context does not
  * hold: it holds X = R^2 mod m = 2^(128 n) mod m (radix 2^64). R'^2 = X 2^(2 W D - 128 n)
  * mod m, 40 to 160 doublings of X (ctbn_avx2_mod_init does them one by one, which measured
- * slower than the whole exponentiation's gain: table below). Here they go by steps of up
+ * slower than the whole exponentiation's gain: table below; so did the IFMA path's entry
+ * by three AMMs, AMM(AMM(b, X), AMM(X, 2^(4 W D - 256 n))). Here they go by steps of up
  * to 60 bits (ctbn_avx2_mul_pow2_mod: shift, one quotient digit by a constant-time
  * division, one multiply-subtract), one to three steps, and two conditional subtractions
  * at the end.
@@ -150,15 +151,41 @@ static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb 
 }
 
 /*
- * Whether the hook takes n-limb moduli with an exponent of ebits bits (both public): where
- * it measured faster than the generic square-and-multiply on the ADX kernels, the
- * backend's fallback. (Filled in from `bench_avx2_ct public`; see the table there.)
+ * Whether the hook takes n-limb moduli with an exponent of ebits bits (both public): from
+ * the shortest exponent measured faster than the generic square-and-multiply on the ADX
+ * kernels (the backend's fallback) up; the gain grows with the exponent, as the set-up is
+ * fixed and every AMM beats an ADX multiplication. `bench_avx2_ct public`, AMD EPYC Zen 3
+ * (shared machine, 2 cores), TSC ticks per call, min of 21 interleaved rounds of 20 calls,
+ * adx generic / avx2 (min, median), two runs (the second in brackets):
+ *
+ *   bits  D    e = 3        e = 5        e = 17       e = 257      e = 65537    64-bit e
+ *   1024  36   0.72 (0.72)  0.77 (0.79)  0.88 (0.87)  0.95 (0.96)  1.02 (1.03)  1.13 (1.14)
+ *   1536  56   0.82 (0.81)  0.89 (0.88)  0.98 (0.96)  1.06 (1.05)  1.12 (1.11)  1.24 (1.24)
+ *   2048  72   0.92 (0.92)  0.98 (0.99)  1.04 (1.06)  1.11 (1.13)  1.16 (1.19)  1.28 (1.29)
+ *   3072  108  0.96 (0.97)  0.99 (1.00)  1.02 (1.03)  1.04 (1.05)  1.08 (1.07)  1.16 (1.15)
+ *   4096  144  1.03 (1.04)  1.04 (1.05)  1.06 (1.06)  1.08 (1.09)  1.08 (1.08)  1.17 (1.17)
+ *
+ * (e = 3 at 2048 bits: 8551 ticks against 7907; e = 65537: 37968 against 45042.) Taken:
+ * from 17 bits at 1024, 9 at 1536, 5 at 2048 and 3072, 2 at 4096. The set-up by doublings
+ * (ctbn_avx2_mod_init) measured 5119 / 11649 / 18961 / 45497 / 73607 ticks at 1024..4096,
+ * the two extra AMMs of the IFMA path's entry 1372 / 2446 / 3911 / 9311 / 15836; with
+ * the three-AMM entry e = 65537 measured 0.94 / 1.05 / 1.07 / 0.99 / 0.99. CT: public.
  */
 static int takes(size_t n, size_t ebits)
 {
-    if (ctbn_avx2_public_digits(n) == 0)
+    switch (n) {
+    case 16:
+        return ebits >= 17;
+    case 24:
+        return ebits >= 9;
+    case 32:
+    case 48:
+        return ebits >= 5;
+    case 64:
+        return ebits >= 2;
+    default:
         return 0;
-    return ebits >= 2;
+    }
 }
 
 int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
