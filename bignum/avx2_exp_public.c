@@ -61,11 +61,12 @@ static uint64_t div_ct(uint64_t hi, uint64_t lo, uint64_t d, unsigned s)
 {
     uint64_t q = 0, r = (hi << (63 - s)) | (lo >> (s + 1)); /* < 2^63 <= d */
     for (int i = (int)s; i >= 0; i--) {
-        uint64_t top = r >> 63; /* the bit shifted out: the true remainder is >= 2^64 > d */
-        r = (r << 1) | ((lo >> i) & 1);
-        ctbn_mask take = ctbn_mask_nonzero(top) | ~ctbn_mask_lt(r, d);
-        r -= d & take;
-        q |= (take & 1) << i;
+        /* t = 2r + bit - d, in (-2^64, 2^64) as r < d: its high half is the all-ones mask
+         * of "below d" (keep 2r + bit = t + d) or zero (take t) */
+        unsigned __int128 t = ((unsigned __int128)r << 1 | ((lo >> i) & 1)) - d;
+        ctbn_mask below = (ctbn_mask)(t >> 64);
+        r = (uint64_t)t + (d & below);
+        q |= (~below & 1) << i;
     }
     return q;
 }
