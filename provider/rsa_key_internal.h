@@ -107,9 +107,10 @@ ctbn_limb *ctrsa_thread_scratch(CTRSA_PROVCTX *prov, size_t limbs);
 
 /*
  * The engine's kernels keep secret-derived values in their stack frames: the portable and
- * ADX kernels up to 2 * CTBN_MAX_LIMBS limbs, the AVX2 modexp and its kernels about 13 KB
- * (measured with -fstack-usage: 6.6 KB for the two-half modexp, 6.6 KB for the 72-digit
- * AMM). Overwrite CTRSA_SCRUB_STACK_BYTES below the caller's frame: after a private
+ * ADX kernels up to 2 * CTBN_MAX_LIMBS limbs, the AVX2 modexp and its kernels about 20 KB
+ * (measured with -fstack-usage, gcc 12 -O2: 12.4 KB for the two-half modexp, 7.7 KB for the
+ * 72-digit AMM, since the kernels' arrays are sized for 144 digits; the AVX2 public path
+ * 12.5 KB plus the AMM). Overwrite CTRSA_SCRUB_STACK_BYTES below the caller's frame: after a private
  * operation, a blinding refresh or a secret taken out of Montgomery form.
  */
 #define CTRSA_SCRUB_STACK_BYTES (32 * 1024)
