@@ -60,7 +60,7 @@ unsigned ctbn_avx2_public_digit_bits(size_t n)
 /*
  * Both conversions visit digit j at bit w j of the radix 2^64 value: limb w j / 64, shift
  * w j % 64, and the next limb when the digit straddles two. While that next limb is inside
- * x the straddling part is taken (or written) without a test: (v << 1) << (63 - sh) is
+ * x, from_radix64 takes the straddling part without a test: (v << 1) << (63 - sh) is
  * v << (64 - sh) for sh >= 1 and 0 for sh = 0 (likewise the right shifts), so no shift
  * reaches 64; the last few digits take the bounds-checked path.
  */
@@ -103,29 +103,27 @@ void ctbn_avx2_from_radix64(uint64_t *d, unsigned w, size_t digits, const ctbn_l
 void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
                           size_t digits)
 {
+    /* each limb is gathered in a register and stored once, when its last digit is in */
     const uint64_t mask = ((uint64_t)1 << w) - 1;
     const uint64_t *dd = d + CTBN_AVX2_PAD;
-    for (size_t i = 0; i < n; i++)
-        x[i] = 0;
-    uint64_t carry = 0;
-    size_t inner = inner_digits(w, digits, n), j = 0;
-    for (; j < inner; j++) {
+    uint64_t carry = 0, cur = 0;
+    size_t limb = 0; /* the limb digit j starts in: w j / 64 */
+    for (size_t j = 0; j < digits; j++) {
         uint64_t v = dd[j] + carry; /* < 2^32 + 2^36 */
         carry = v >> w;
         v &= mask;
-        size_t bit = w * j, limb = bit / 64, sh = bit % 64;
-        x[limb] |= v << sh;
-        x[limb + 1] |= (v >> 1) >> (63 - sh);
+        size_t sh = (w * j) % 64;
+        cur |= v << sh;
+        if (sh + w >= 64) { /* limb complete (public: j and w) */
+            if (limb < n)
+                x[limb] = cur;
+            limb++;
+            cur = (v >> 1) >> (63 - sh); /* the bits of v above it */
+        }
     }
-    for (; j < digits; j++) {
-        uint64_t v = dd[j] + carry;
-        carry = v >> w;
-        v &= mask;
-        size_t bit = w * j, limb = bit / 64, sh = bit % 64;
-        if (limb < n)
-            x[limb] |= v << sh;
-        if (sh > 64 - w && limb + 1 < n)
-            x[limb + 1] |= v >> (64 - sh);
+    for (; limb < n; limb++) {
+        x[limb] = cur;
+        cur = 0;
     }
 }
 
