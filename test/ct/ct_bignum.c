@@ -482,8 +482,9 @@ static int case_modexp2_ct(void)
     return rc;
 }
 
-/* b^e mod m with a secret base, public modulus and e (en limbs), against modexp_ct. */
-static int public_secret_base_one(size_t bits, const ctbn_limb *e, size_t en)
+/* b^e mod m with a secret base and public e (en limbs), the modulus secret too if
+ * secret_m, against modexp_ct. */
+static int public_secret_base_one(size_t bits, const ctbn_limb *e, size_t en, int secret_m)
 {
     int rc = 0;
     size_t n = CTBN_LIMBS(bits);
@@ -498,8 +499,11 @@ static int public_secret_base_one(size_t bits, const ctbn_limb *e, size_t en)
         abort();
     ctbn_modexp_ct(ctx, want, b, e, 64 * en, scratch);
 
-    /* the modulus and e are public (a verify or a blinding set-up); b is secret */
+    /* e is public (a verify or a blinding set-up), and so is the modulus there; b is
+     * secret */
     ct_secret(b, n * LB);
+    if (secret_m)
+        ctx_secret(ctx);
     ctbn_modexp_public_vartime(ctx, r, b, e, en, scratch);
     if (!same(r, want, n))
         rc = ct_fail("modexp_public_vartime", "differs from modexp_ct");
@@ -523,11 +527,12 @@ static int case_modexp_public_secret_base(void)
     const ctbn_limb e65537[1] = { 65537 }, e3[1] = { 3 };
     const ctbn_limb e64[1] = { 0xC3A5C85C97CB3127ull };
     for (size_t s = 0; s < N_SIZES; s++)
-        rc |= public_secret_base_one(mod_bits[s], e65537, 1);
+        rc |= public_secret_base_one(mod_bits[s], e65537, 1, 0);
     static const size_t pub_bits[] = { 1024, 1536, 2048, 3072, 4096 };
     for (size_t s = 0; s < sizeof(pub_bits) / sizeof(pub_bits[0]); s++) {
-        rc |= public_secret_base_one(pub_bits[s], e3, 1);
-        rc |= public_secret_base_one(pub_bits[s], e64, 1);
+        rc |= public_secret_base_one(pub_bits[s], e3, 1, 0);
+        rc |= public_secret_base_one(pub_bits[s], e64, 1, 0);
+        rc |= public_secret_base_one(pub_bits[s], e65537, 1, 1);
     }
     return rc;
 }
