@@ -14,9 +14,10 @@
  *                                   65537, a random 64-bit e) on the avx2 hook (without
  *                                   its size table) and on the generic path on the ADX
  *                                   kernels, interleaved, minimum and median of 21 rounds
- *                                   of 20 calls, at 1024 to 4096 bits; and the R'^2 set-up
- *                                   by doublings against two AMMs: the measurements behind
- *                                   the hook's table (avx2_exp_public.c).
+ *                                   of 20 calls, at 1024 to 4096 bits; and R'^2 by
+ *                                   doublings and two AMMs, the set-ups not taken: the
+ *                                   measurements behind the hook's table
+ *                                   (avx2_exp_public.c).
  *   bench_avx2_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_avx2_modexp2_ct at 1024
  *                                   bits (and 2048 with a tenth of the samples): class 0 = a
  *                                   fixed exponent (zero), class 1 = random exponents, classes
@@ -293,8 +294,8 @@ static void public_size(size_t bits)
         die("out of memory");
     const ctbn_backend *adx = ctbn_backend_adx();
 
-    /* the set-up: R'^2 by doublings (ctbn_avx2_mod_init) against the two AMMs that
-     * replace it on the public path */
+    /* the set-ups the hook does not use: R'^2 by doublings (ctbn_avx2_mod_init), and the
+     * two AMMs an entry by three AMMs adds (the IFMA path's) */
     ctbn_limb tmp[CTBN_MAX_LIMBS];
     ctbn_avx2_amm_x1_fn *x1 = ctbn_avx2_amm_x1_for(digits);
     ctbn_avx2_mod_init(mod, ctx, tmp);
@@ -373,8 +374,10 @@ static void public_table(void)
     printf("TSC ticks per call, minimum (and median) of %d interleaved rounds of %d calls: "
            "ctbn_avx2_exp_public_any (the avx2 hook without its size table) against "
            "ctbn_modexp_public_vartime_generic on the adx backend; random base, exactly "
-           "64 n-bit modulus. First row per size: the set-up R'^2 by doublings "
-           "(ctbn_avx2_mod_init) against the two extra AMMs of the public path's entry.\n\n",
+           "64 n-bit modulus. First row per size: R'^2 by single doublings "
+           "(ctbn_avx2_mod_init) and the two extra AMMs of an entry by three AMMs (the IFMA "
+           "path's), the alternatives to the hook's shift-and-reduce set-up (which is what "
+           "its e = 3 figure spends beyond three AMMs).\n\n",
            PUB_ROUNDS, PUB_ITERS);
     printf("| bits | e bits | e | avx2 | | adx generic | adx/avx2 |\n");
     printf("|------|--------|---|------|-|-------------|----------|\n");
