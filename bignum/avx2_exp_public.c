@@ -157,20 +157,23 @@ static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb 
  * kernels (the backend's fallback) up; the gain grows with the exponent, as the set-up is
  * fixed and every AMM beats an ADX multiplication. `bench_avx2_ct public`, AMD EPYC Zen 3
  * (shared machine, 2 cores), TSC ticks per call, min of 21 interleaved rounds of 20 calls,
- * adx generic over avx2, first run (second run); the medians agree within 0.03:
+ * adx generic over avx2, two runs of this code (the second in brackets); the medians agree
+ * within 0.03 but where another process took the core (64-bit e at 3072 and 4096 bits):
  *
  *   bits  D    e = 3        e = 5        e = 17       e = 257      e = 65537    64-bit e
- *   1024  36   0.72 (0.72)  0.77 (0.79)  0.88 (0.87)  0.95 (0.96)  1.02 (1.03)  1.13 (1.14)
- *   1536  56   0.82 (0.81)  0.89 (0.88)  0.98 (0.96)  1.06 (1.05)  1.12 (1.11)  1.24 (1.24)
- *   2048  72   0.92 (0.92)  0.98 (0.99)  1.04 (1.06)  1.11 (1.13)  1.16 (1.19)  1.28 (1.29)
- *   3072  108  0.96 (0.97)  0.99 (1.00)  1.02 (1.03)  1.04 (1.05)  1.08 (1.07)  1.16 (1.15)
- *   4096  144  1.03 (1.04)  1.04 (1.05)  1.06 (1.06)  1.08 (1.09)  1.08 (1.08)  1.17 (1.17)
+ *   1024  36   0.78 (0.76)  0.85 (0.83)  0.92 (0.91)  0.99 (0.98)  1.04 (1.03)  1.14 (1.14)
+ *   1536  56   0.86 (0.86)  0.94 (0.93)  1.00 (1.01)  1.08 (1.08)  1.15 (1.14)  1.23 (1.22)
+ *   2048  72   0.98 (0.96)  1.02 (1.02)  1.07 (1.07)  1.12 (1.12)  1.18 (1.16)  1.28 (1.26)
+ *   3072  108  1.01 (0.99)  1.02 (1.01)  1.04 (1.03)  1.06 (1.05)  1.07 (1.08)  1.16 (1.12)
+ *   4096  144  1.07 (1.06)  1.07 (1.07)  1.07 (1.07)  1.06 (1.08)  1.08 (1.08)  1.15 (1.17)
  *
- * (e = 3 at 2048 bits: 8551 ticks against 7907; e = 65537: 37968 against 45042.) Taken:
- * from 17 bits at 1024, 9 at 1536, 5 at 2048 and 3072, 2 at 4096. The set-up by doublings
- * (ctbn_avx2_mod_init) measured 5119 / 11649 / 18961 / 45497 / 73607 ticks at 1024..4096,
- * the two extra AMMs of the IFMA path's entry 1372 / 2446 / 3911 / 9311 / 15836; with
- * the three-AMM entry e = 65537 measured 0.94 / 1.05 / 1.07 / 0.99 / 0.99. CT: public.
+ * (2048 bits, e = 65537: 38043 ticks against 44857.) Taken: from 17 bits at 1024, 9 at
+ * 1536, 5 at 2048 and 3072, 2 at 4096, the lengths faster in these and in two earlier runs
+ * (of a slower set-up); e = 5 at 2048 and 3072 bits and e = 17 at 1536, within 2%, are
+ * left to the ADX path. The set-up by doublings (ctbn_avx2_mod_init) measured 5160 / 11775
+ * / 19073 / 46472 / 73661 ticks at 1024..4096, the two extra AMMs of an entry by three
+ * AMMs (the IFMA path's) 1325 / 2456 / 3970 / 9834 / 16029; with that entry e = 65537
+ * measured 0.94 / 1.05 / 1.07 / 0.99 / 0.99. CT: public.
  */
 static int takes(size_t n, size_t ebits)
 {
