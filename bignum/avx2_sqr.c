@@ -17,8 +17,10 @@
  *    at 8k' (the "edge", where i <= j) have the operand lanes with i <= j blended to zero,
  *    and the diagonal a_j^2 (lane 2j) is added there from one VPMULUDQ of a's digits spread
  *    to even lanes;
- *  - reduce block k: the four quotient digits y_j from lanes 4k..4k+3 in scalar code (as
- *    the AMM's, without the a b terms), then lanes 4k+4 .. 4k+D+3 += SM[s] y_(4k+s).
+ *  - reduce block k: the four quotient digits y_j from lanes 4k..4k+3 in scalar code, two
+ *    digits per multiplication by -m^-1 mod 2^(2W) (the AMM does one digit per step: its
+ *    chain of dependent multiplications is twice as long), then lanes 4k+4 .. 4k+D+3 +=
+ *    SM[s] y_(4k+s).
  *
  * Block k of the reduction needs lanes 4k..4k+3 complete: square block k' reaches them
  * only if 8k' <= 4k+3, so k' <= k/2. The loop does, for k = 0..D/4-1: the reduction's vector
@@ -82,9 +84,16 @@ INLINE void build_shifts(const size_t D, uint64_t S[4][SHIFT_LANES], const uint6
 /*
  * The scalar step of reduction block k: y[0..3] := the quotient digits (W bits each), *c :=
  * the carry into lane 4k+4. low holds lanes 4k..4k+3 with everything added by the square
- * blocks and the reduction blocks before. CT: all values secret; straight-line code.
+ * blocks and the reduction blocks before. k2 = -m^-1 mod 2^(2W).
+ *
+ * Two digits at a time: y0 + y1 2^W = -(lanes 4k, 4k+1 and c) m^-1 mod 2^(2W), one
+ * multiplication by k2 in 64-bit arithmetic (only the low 2W bits of the lane sum count,
+ * so it may wrap); the same digits as one at a time (the quotient mod 2^(2W) is unique),
+ * with half the dependent multiplications. The exact carries out of each lane (their
+ * sums stay below 2^64: file comment) then give the lanes of the second pair and c.
+ * CT: all values secret; straight-line code.
  */
-INLINE void quotients(const unsigned W, const uint64_t *md, uint64_t k0, __m256i low,
+INLINE void quotients(const unsigned W, const uint64_t *md, uint64_t k2, __m256i low,
                       uint64_t *c, uint64_t y[4])
 {
     uint64_t m0 = md[0], m1 = md[1], m2 = md[2], m3 = md[3];
@@ -92,23 +101,31 @@ INLINE void quotients(const unsigned W, const uint64_t *md, uint64_t k0, __m256i
     uint64_t l0 = (uint64_t)_mm_cvtsi128_si64(lo), l1 = (uint64_t)_mm_extract_epi64(lo, 1);
     uint64_t l2 = (uint64_t)_mm_cvtsi128_si64(hi), l3 = (uint64_t)_mm_extract_epi64(hi, 1);
 
-    const uint64_t mask = ((uint64_t)1 << W) - 1;
-    uint64_t t = l0 + *c;
-    uint64_t y0 = (t * k0) & mask;
-    uint64_t cc = (t + m0 * y0) >> W;
-    t = l1 + cc + m1 * y0;
-    uint64_t y1 = (t * k0) & mask;
-    cc = (t + m0 * y1) >> W;
-    t = l2 + cc + m2 * y0 + m1 * y1;
-    uint64_t y2 = (t * k0) & mask;
-    cc = (t + m0 * y2) >> W;
-    t = l3 + cc + m3 * y0 + m2 * y1 + m1 * y2;
-    uint64_t y3 = (t * k0) & mask;
-    *c = (t + m0 * y3) >> W;
+    const uint64_t mask = ((uint64_t)1 << W) - 1, mask2 = ((uint64_t)1 << (2 * W)) - 1;
+    uint64_t t0 = l0 + *c;
+    uint64_t q = ((t0 + (l1 << W)) * k2) & mask2;
+    uint64_t y0 = q & mask, y1 = q >> W;
+    uint64_t cc = (t0 + m0 * y0) >> W;
+    cc = (l1 + cc + m1 * y0 + m0 * y1) >> W;
+    uint64_t t2 = l2 + cc + m2 * y0 + m1 * y1;
+    uint64_t t3 = l3 + m3 * y0 + m2 * y1;
+    q = ((t2 + (t3 << W)) * k2) & mask2;
+    uint64_t y2 = q & mask, y3 = q >> W;
+    cc = (t2 + m0 * y2) >> W;
+    *c = (t3 + cc + m1 * y2 + m0 * y3) >> W;
     y[0] = y0;
     y[1] = y1;
     y[2] = y2;
     y[3] = y3;
+}
+
+/* -m^-1 mod 2^(2W) from k0 = -m^-1 mod 2^W (one Newton step). CT: values secret. */
+INLINE uint64_t k0_double(const unsigned W, const uint64_t *md, uint64_t k0)
+{
+    uint64_t m = md[0] + (md[1] << W); /* m mod 2^(2W) (normalized digits) */
+    uint64_t inv = (uint64_t)0 - k0;   /* m^-1 mod 2^W */
+    inv *= 2 - m * inv;                /* m^-1 mod 2^(2W) */
+    return ((uint64_t)0 - inv) & (((uint64_t)1 << (2 * W)) - 1);
 }
 
 /*
@@ -273,13 +290,14 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
 
     square_block(D, T, 0, ad, SA);
     __m256i low = _mm256_load_si256((const __m256i *)T);
+    const uint64_t k2 = k0_double(W, md, mod->k0);
     uint64_t c = 0, y[4];
-    quotients(W, md, mod->k0, low, &c, y);
+    quotients(W, md, k2, low, &c, y);
     for (size_t k = 0; k < nb; k++) {
         reduce(1, 1, T, k, SM, y, &low);
         uint64_t ynext[4] = { 0, 0, 0, 0 };
         if (k + 1 < nb)
-            quotients(W, md, mod->k0, low, &c, ynext);
+            quotients(W, md, k2, low, &c, ynext);
         reduce(2, nb, T, k, SM, y, &low);
         if (k + 1 < nb) {
             square_block(D, T, k + 1, ad, SA);
