@@ -5,8 +5,9 @@
  * The same plan as the IFMA backend's (ifma_modexp.c), in radix 2^W: per half, the base
  * goes into the Montgomery domain of R' = 2^(W D) by one AMM with R'^2, the table holds
  * b^i R' for i < 2^w (each < 2m, lazy digits), the exponent is consumed by windows of w bits
- * from the top at public positions: w squarings (AMMs of acc by itself), one constant-time
- * gather, one multiplication, whatever the window's value. An AMM by 1 leaves the domain
+ * from the top at public positions: w squarings (the squaring kernel, avx2_sqr.c, where
+ * sqr_kernel takes it, else AMMs of acc by itself), one constant-time gather, one
+ * multiplication, whatever the window's value. An AMM by 1 leaves the domain
  * (result <= m); the carries are propagated in the conversion to radix 2^64 and one masked
  * subtraction makes the result < m. Each half's state and table are wiped afterwards.
  *

@@ -49,6 +49,18 @@
  * (a^2 + m y) / R' < 2m, the same value as AMM(a, a) (the quotient y = -a^2 m^-1 mod R' is
  * the same); two carry passes bring every digit under 2^W + 2^9.
  *
+ * Measured (`bench_avx2_ct cycles`, Zen 3, shared machine, TSC ticks per call): 531 / 1000
+ * / 1607 at D = 36 / 56 / 72, against 647 / 1193 / 1965 for the AMM kernel's AMM(a, a)
+ * (0.82 / 0.84 / 0.82). With the quotients one digit at a time, as in the AMM: 0.87 to
+ * 0.90. Not the 0.75 of the product count: the kernel does one VPADDQ per VPMULUDQ and
+ * about as many vector loads, and at D = 36 the quotient chain (about 30 cycles per block)
+ * is nearly as long as the vector work. Tried and dropped: sweeping two blocks (and two
+ * square rows) per pass over T, each loaded vector of SM or SA multiplied by both blocks'
+ * digits (6 vector memory accesses per 8 VPMULUDQ instead of 12, the products in inline
+ * assembly so that the compiler could not split the loads again): slower, 605-690 ticks at
+ * D = 36 and 1766-1940 at D = 72 in the same interleaved runs; per VPMULUDQ its sweeps
+ * were no faster than the single-block ones, so loads are not what bounds them.
+ *
  * CT: trip counts, addresses, the carry passes and the blends depend on D, W and the block
  * counters only; the digits of a and m and the quotients y_j are secret and only enter
  * multiplications, additions, shifts, masks and blends with constant masks.
