@@ -23,11 +23,12 @@
  *    SM[s] y_(4k+s).
  *
  * Block k of the reduction needs lanes 4k..4k+3 complete: square block k' reaches them
- * only if 8k' <= 4k+3, so k' <= k/2. The loop does, for k = 0..D/4-1: the reduction's vector
- * at 4k+4 (the next quotients' lanes, kept in a register), the next quotients (scalar, a
- * chain of four dependent steps), the rest of the reduction, then square block k+1 (ahead
- * of need: independent work the core overlaps with the quotient chain). Square block 0
- * comes first.
+ * only if 8k' <= 4k+3, so k' <= k/2. The loop does, for k = 0..D/4-1: square block k+1
+ * (ahead of need, lanes from 8k+8: independent work for the core while the quotients
+ * wait), the reduction's vector at 4k+4 (the next quotients' lanes, kept in a register;
+ * the first two of them also in scalar code, so that the first quotient pair does not wait
+ * for the vector's round trip), the next quotients (scalar, two dependent steps of a pair
+ * each), then the rest of the reduction. Square block 0 comes first.
  *
  * Lane bounds (a's digits < 2^W + 2^9, so a doubled product < 2^(2W+1.000003); m's and
  * y's digits < 2^W, so m_i y_j < 2^2W): a lane of T takes up to D/2 doubled products and
@@ -105,12 +106,11 @@ INLINE void build_shifts(const size_t D, uint64_t S[4][SHIFT_LANES], const uint6
  * sums stay below 2^64: file comment) then give the lanes of the second pair and c.
  * CT: all values secret; straight-line code.
  */
-INLINE void quotients(const unsigned W, const uint64_t *md, uint64_t k2, __m256i low,
-                      uint64_t *c, uint64_t y[4])
+INLINE void quotients(const unsigned W, const uint64_t *md, uint64_t k2, uint64_t l0,
+                      uint64_t l1, __m256i low, uint64_t *c, uint64_t y[4])
 {
     uint64_t m0 = md[0], m1 = md[1], m2 = md[2], m3 = md[3];
-    __m128i lo = _mm256_castsi256_si128(low), hi = _mm256_extracti128_si256(low, 1);
-    uint64_t l0 = (uint64_t)_mm_cvtsi128_si64(lo), l1 = (uint64_t)_mm_extract_epi64(lo, 1);
+    __m128i hi = _mm256_extracti128_si256(low, 1);
     uint64_t l2 = (uint64_t)_mm_cvtsi128_si64(hi), l3 = (uint64_t)_mm_extract_epi64(hi, 1);
 
     const uint64_t mask = ((uint64_t)1 << W) - 1, mask2 = ((uint64_t)1 << (2 * W)) - 1;
@@ -304,15 +304,22 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
     __m256i low = _mm256_load_si256((const __m256i *)T);
     const uint64_t k2 = k0_double(W, md, mod->k0);
     uint64_t c = 0, y[4];
-    quotients(W, md, k2, low, &c, y);
+    quotients(W, md, k2, (uint64_t)_mm256_extract_epi64(low, 0),
+              (uint64_t)_mm256_extract_epi64(low, 1), low, &c, y);
     for (size_t k = 0; k < nb; k++) {
+        /* the next block's first two lanes also in scalar code: the first quotient pair
+         * then does not wait for the vector's round trip (broadcast, VPMULUDQ, sums,
+         * extraction), which only the second pair needs */
+        if (k + 1 < nb)
+            square_block(D, T, k + 1, ad, SA);
+        uint64_t l0 = T[4 * k + 4] + md[4] * y[0] + md[3] * y[1] + md[2] * y[2] + md[1] * y[3];
+        uint64_t l1 = T[4 * k + 5] + md[5] * y[0] + md[4] * y[1] + md[3] * y[2] + md[2] * y[3];
         reduce(1, 1, T, k, SM, y, &low);
         uint64_t ynext[4] = { 0, 0, 0, 0 };
         if (k + 1 < nb)
-            quotients(W, md, k2, low, &c, ynext);
+            quotients(W, md, k2, l0, l1, low, &c, ynext);
         reduce(2, nb, T, k, SM, y, &low);
         if (k + 1 < nb) {
-            square_block(D, T, k + 1, ad, SA);
             if (pass_after(W, D, k))
                 mid_pass(W, D, T, k);
             for (int j = 0; j < 4; j++)
