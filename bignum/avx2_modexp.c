@@ -230,10 +230,13 @@ static int takes(size_t n)
  * rounds, this build against the same tree without the squaring kernel, run alternately
  * twice:
  *
- *   bits   D   AMM(a,a)  sqr   sqr/AMM   modexp2 before  after   taken
- *   1024  36     647     531    0.82        758-764     665-668   yes
- *   1536  56    1193    1000    0.84       2042-2096   1828-1829  yes
- *   2048  72    1965    1607    0.82       4425-4439   3831-3854  yes
+ *   bits   D   AMM(a,a)   sqr    sqr/AMM   modexp2 before   after    taken
+ *   1024  36   646-648   483-494  0.75-0.76     757-768     609-610    yes
+ *   1536  56  1193-1210  938-970  0.79-0.80    2047-2086   1745-1748   yes
+ *   2048  72  1955-1956 1565-1597 0.80-0.82    4349-4430   3747-3779   yes
+ *
+ * (the adx column of the same modexp2 runs moved by +2 to +3% between them: the machine
+ * was busier during the "after" runs, if anything.)
  *
  * CT: public.
  */

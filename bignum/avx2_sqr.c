@@ -7,13 +7,15 @@
  * 64-bit lanes, one per digit position, on the stack, 32-byte aligned.
  *
  * Layout for this CPU (Zen 3: VPMULUDQ 2/cycle, aligned 256-bit loads 2/cycle, a load
- * crossing a 32-byte boundary only 1/cycle): the kernel first writes four shifted copies
- * of 2a and of m to aligned stack arrays (SA[s][L] = 2 a_(L-s), SM[s][L] = m_(L-s), zero
- * outside the digits), so that every load of the inner loops is aligned; building them
- * costs 2 x 4 x (D/4 + 1) loads, against the D^2 / 2 loads the AMM makes.
+ * crossing a 32-byte boundary only 1/cycle): the kernel first writes three shifted copies
+ * of a and of m to aligned stack arrays (SA[s][L] = a_(L-s), SM[s][L] = m_(L-s) for
+ * s = 1..3, zero outside the digits; s = 0 is the span itself), so that every load of the
+ * inner loops is aligned; building them costs 2 x 3 x (D/4 + 1) loads, against the D^2 / 2
+ * loads the AMM makes.
  *
- *  - square block k' (digits j = 4k'..4k'+3 of a): lanes 8k'.. 4k'+D+2 of T += a_j SA[j-4k']
- *    (the digit of a broadcast, the row read aligned at 4k' + lane offset); the two vectors
+ *  - square block k' (digits j = 4k'..4k'+3 of a): lanes 8k'.. 4k'+D+2 of T += 2a_j
+ *    SA[j-4k'] (the digit doubled, < 2^32, broadcast; the row read aligned at 4k' + lane
+ *    offset); the two vectors
  *    at 8k' (the "edge", where i <= j) have the operand lanes with i <= j blended to zero,
  *    and the diagonal a_j^2 (lane 2j) is added there from one VPMULUDQ of a's digits spread
  *    to even lanes;
@@ -50,16 +52,20 @@
  * (a^2 + m y) / R' < 2m, the same value as AMM(a, a) (the quotient y = -a^2 m^-1 mod R' is
  * the same); two carry passes bring every digit under 2^W + 2^9.
  *
- * Measured (`bench_avx2_ct cycles`, Zen 3, shared machine, TSC ticks per call): 531 / 1000
- * / 1607 at D = 36 / 56 / 72, against 647 / 1193 / 1965 for the AMM kernel's AMM(a, a)
- * (0.82 / 0.84 / 0.82). With the quotients one digit at a time, as in the AMM: 0.87 to
- * 0.90. Not the 0.75 of the product count: the kernel does one VPADDQ per VPMULUDQ and
- * about as many vector loads, and at D = 36 the quotient chain (about 30 cycles per block)
- * is nearly as long as the vector work. Tried and dropped: sweeping two blocks (and two
- * square rows) per pass over T, each loaded vector of SM or SA multiplied by both blocks'
- * digits (6 vector memory accesses per 8 VPMULUDQ instead of 12, the products in inline
- * assembly so that the compiler could not split the loads again): slower, 605-690 ticks at
- * D = 36 and 1766-1940 at D = 72 in the same interleaved runs; per VPMULUDQ its sweeps
+ * Measured (`bench_avx2_ct cycles`, Zen 3, shared machine, TSC ticks per call, two runs):
+ * 483-494 / 938-970 / 1565-1597 at D = 36 / 56 / 72, against 646-648 / 1193-1210 /
+ * 1955-1956 for the AMM kernel's AMM(a, a) (0.75 / 0.79 / 0.80). With the quotients one
+ * digit at a time, as in the AMM, and the lanes only from the vector: 0.87 to 0.90. Less
+ * than the product count promises (0.75) at D = 56 and 72: the kernel does one VPADDQ per
+ * VPMULUDQ and about as many vector loads, and the core does not hide all of the quotient
+ * chain (about 25-30 cycles per block) behind the vector work: with the chain cut (wrong
+ * results, timing only) the kernel ran 15-20% faster. Tried and dropped: sweeping two
+ * blocks (and two square rows) per pass over T, each loaded vector of SM or SA multiplied
+ * by both blocks' digits (6 vector memory accesses per 8 VPMULUDQ instead of 12, the
+ * products in inline assembly so that the compiler could not split the loads again):
+ * slower, 605-690 ticks at D = 36 and 1766-1940 at D = 72 against 513-531 and 1603-1632
+ * for this design (then with the vector-only lanes) in the same interleaved runs; per
+ * VPMULUDQ its sweeps
  * were no faster than the single-block ones, so loads are not what bounds them.
  *
  * CT: trip counts, addresses, the carry passes and the blends depend on D, W and the block
@@ -77,21 +83,18 @@
 #define INLINE static inline __attribute__((always_inline))
 
 /*
- * S[s][4v..4v+3] := the digits d[4v-s .. 4v-s+3] (doubled if dbl), for v = 0..D/4, s = 0..3:
- * S[s][L] = d_(L-s). d is digit 0 of a span: the pads supply the zeros. CT: D public.
+ * S[s-1][4v..4v+3] := the digits d[4v-s .. 4v-s+3] for v = 0..D/4, s = 1..3: S[s-1][L] =
+ * d_(L-s), zero outside the digits (d is digit 0 of a span: the pads supply the zeros).
+ * Shift 0 needs no copy: it is the span itself. CT: D public.
  */
-INLINE void build_shifts(const size_t D, uint64_t S[4][SHIFT_LANES], const uint64_t *d,
-                         int dbl)
+INLINE void build_shifts(const size_t D, uint64_t S[3][SHIFT_LANES], const uint64_t *d)
 {
-#pragma GCC unroll 4
-    for (size_t s = 0; s < 4; s++)
+#pragma GCC unroll 3
+    for (size_t s = 1; s < 4; s++)
 #pragma GCC unroll 20
-        for (size_t v = 0; v <= D / 4; v++) {
-            __m256i x = _mm256_loadu_si256((const __m256i *)(d + 4 * v - s));
-            if (dbl)
-                x = _mm256_add_epi64(x, x);
-            _mm256_store_si256((__m256i *)(S[s] + 4 * v), x);
-        }
+        for (size_t v = 0; v <= D / 4; v++)
+            _mm256_store_si256((__m256i *)(S[s - 1] + 4 * v),
+                               _mm256_loadu_si256((const __m256i *)(d + 4 * v - s)));
 }
 
 /*
@@ -146,7 +149,7 @@ INLINE uint64_t k0_double(const unsigned W, const uint64_t *md, uint64_t k0)
  * CT: D, k, v0, v1 (public) fix every address; values secret.
  */
 INLINE void reduce(const size_t v0, const size_t v1, uint64_t *T, size_t k,
-                   uint64_t SM[4][SHIFT_LANES], const uint64_t y[4], __m256i *low)
+                   const uint64_t *const SM[4], const uint64_t y[4], __m256i *low)
 {
     __m256i Y[4];
 #pragma GCC unroll 4
@@ -171,18 +174,18 @@ INLINE void reduce(const size_t v0, const size_t v1, uint64_t *T, size_t k,
 
 /*
  * Square block kb: lanes 8kb .. 4kb+D+2 of T += the products a_j a_i (j = 4kb..4kb+3, i > j,
- * doubled) and a_j^2. ad: digit 0 of a's span; SA the shifted copies of 2a.
+ * doubled) and a_j^2. ad: digit 0 of a's span; SA the shifted copies of a.
  * CT: D and kb public (the trip count is D/4 - kb); values secret.
  */
 INLINE void square_block(const size_t D, uint64_t *T, size_t kb, const uint64_t *ad,
-                         uint64_t SA[4][SHIFT_LANES])
+                         const uint64_t *const SA[4])
 {
     const size_t nb = D / 4;
     const __m256i zero = _mm256_setzero_si256();
     __m256i B[4];
 #pragma GCC unroll 4
     for (int s = 0; s < 4; s++)
-        B[s] = _mm256_set1_epi64x((long long)ad[4 * kb + (size_t)s]);
+        B[s] = _mm256_set1_epi64x((long long)(2 * ad[4 * kb + (size_t)s]));
     uint64_t *Tq = T + 8 * kb;
     const size_t o = 4 * kb; /* lane 8kb + l reads SA[s][o + l] */
 
@@ -292,13 +295,15 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
     const size_t nb = D / 4;
     const uint64_t *ad = a + PAD, *md = mod->m + PAD;
     _Alignas(32) uint64_t T[2 * CTBN_AVX2_MAX_DIGITS + 8];
-    _Alignas(32) uint64_t SA[4][SHIFT_LANES];
-    _Alignas(32) uint64_t SM[4][SHIFT_LANES];
+    _Alignas(32) uint64_t SAc[3][SHIFT_LANES];
+    _Alignas(32) uint64_t SMc[3][SHIFT_LANES];
+    const uint64_t *const SA[4] = { ad, SAc[0], SAc[1], SAc[2] };
+    const uint64_t *const SM[4] = { md, SMc[0], SMc[1], SMc[2] };
 #pragma GCC unroll 40
     for (size_t v = 0; v < 2 * nb + 2; v++)
         _mm256_store_si256((__m256i *)(T + 4 * v), _mm256_setzero_si256());
-    build_shifts(D, SA, ad, 1);
-    build_shifts(D, SM, md, 0);
+    build_shifts(D, SAc, ad);
+    build_shifts(D, SMc, md);
 
     square_block(D, T, 0, ad, SA);
     __m256i low = _mm256_load_si256((const __m256i *)T);
