@@ -65,8 +65,8 @@
  * products in inline assembly so that the compiler could not split the loads again):
  * slower, 605-690 ticks at D = 36 and 1766-1940 at D = 72 against 513-531 and 1603-1632
  * for this design (then with the vector-only lanes) in the same interleaved runs; per
- * VPMULUDQ its sweeps
- * were no faster than the single-block ones, so loads are not what bounds them.
+ * VPMULUDQ its sweeps were no faster than the single-block ones, so loads are not what
+ * bounds them.
  *
  * CT: trip counts, addresses, the carry passes and the blends depend on D, W and the block
  * counters only; the digits of a and m and the quotients y_j are secret and only enter
@@ -99,8 +99,9 @@ INLINE void build_shifts(const size_t D, uint64_t S[3][SHIFT_LANES], const uint6
 
 /*
  * The scalar step of reduction block k: y[0..3] := the quotient digits (W bits each), *c :=
- * the carry into lane 4k+4. low holds lanes 4k..4k+3 with everything added by the square
- * blocks and the reduction blocks before. k2 = -m^-1 mod 2^(2W).
+ * the carry into lane 4k+4. l0, l1 and the upper half of low hold lanes 4k..4k+3 with
+ * everything added by the square blocks and the reduction blocks before (*c, the carry
+ * into lane 4k, not yet). k2 = -m^-1 mod 2^(2W).
  *
  * Two digits at a time: y0 + y1 2^W = -(lanes 4k, 4k+1 and c) m^-1 mod 2^(2W), one
  * multiplication by k2 in 64-bit arithmetic (only the low 2W bits of the lane sum count,
@@ -312,11 +313,12 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
     quotients(W, md, k2, (uint64_t)_mm256_extract_epi64(low, 0),
               (uint64_t)_mm256_extract_epi64(low, 1), low, &c, y);
     for (size_t k = 0; k < nb; k++) {
+        /* first in program order: work that does not wait for the quotients */
+        if (k + 1 < nb)
+            square_block(D, T, k + 1, ad, SA);
         /* the next block's first two lanes also in scalar code: the first quotient pair
          * then does not wait for the vector's round trip (broadcast, VPMULUDQ, sums,
          * extraction), which only the second pair needs */
-        if (k + 1 < nb)
-            square_block(D, T, k + 1, ad, SA);
         uint64_t l0 = T[4 * k + 4] + md[4] * y[0] + md[3] * y[1] + md[2] * y[2] + md[1] * y[3];
         uint64_t l1 = T[4 * k + 5] + md[5] * y[0] + md[4] * y[1] + md[3] * y[2] + md[2] * y[3];
         reduce(1, 1, T, k, SM, y, &low);
