@@ -186,8 +186,9 @@ static void cycles(void)
     vpmuludq_ticks = ticks_per_insn(1);
     mulx_ticks = ticks_per_insn(0);
     printf("TSC ticks per call, minimum of %d batches of %d (the TSC runs at the nominal "
-           "clock, not the core's); floors: the AMM's D^2/2 VPMULUDQ at %.2f per tick, the "
-           "ADX multiplication's 2 n^2 MULX at %.2f per tick (both measured here)\n\n",
+           "clock, not the core's); floors: the AMM's D^2/2 VPMULUDQ and the squaring's "
+           "(D(D+1)/2 + D^2)/4 at %.2f per tick, the ADX multiplication's 2 n^2 MULX at "
+           "%.2f per tick (both measured here); /x1: sqr over AMM x1\n\n",
            BATCHES, ITERS, 1 / vpmuludq_ticks, 1 / mulx_ticks);
     printf("| bits | D  | AMM x1 | AMM pair            | floor | sqr    | /x1  | floor | adx mul "
            "| adx sqr | floor |\n");
