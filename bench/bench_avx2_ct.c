@@ -4,8 +4,10 @@
  *   bench_avx2_ct cycles            TSC ticks per call, minimum over 41 batches of 500 calls
  *                                   (the machine is shared: the minimum is the least
  *                                   disturbed figure): the AVX2 AMM one (x1) and the two CRT halves
- *                                   back to back (pair), and the ADX mont_mul / mont_sqr, at 1024, 1536 and
- *                                   2048 bits.
+ *                                   back to back (pair), the AVX2 squaring kernel (sqr,
+ *                                   avx2_sqr.c) against the AMM squaring (x1 is a
+ *                                   chain AMM(a, a)), and the ADX mont_mul / mont_sqr, at 1024,
+ *                                   1536 and 2048 bits.
  *   bench_avx2_ct modexp2           CPU microseconds per ctbn_modexp2_ct (both CRT halves) on the
  *                                   avx2 and adx backends, interleaved, at 512 to 2048
  *                                   bits, minimum of 21 interleaved rounds: the measurements
@@ -137,7 +139,10 @@ static void cycles_size(size_t bits)
     memcpy(x, c1->rr, n * sizeof(ctbn_limb));
     ctbn_mont_one(c1, y);
     ctbn_avx2_amm_x1_fn *x1 = ctbn_avx2_amm_x1_for(digits);
-    double t[4][BATCHES];
+    ctbn_avx2_sqr_fn *sq = ctbn_avx2_sqr_for(digits);
+    _Alignas(32) uint64_t a3[CTBN_AVX2_MAX_SPAN];
+    memcpy(a3, mod1->rr, sizeof(a3));
+    double t[5][BATCHES];
     for (int k = 0; k < BATCHES; k++) {
         uint64_t t0 = __rdtsc();
         for (int i = 0; i < ITERS; i++)
@@ -154,6 +159,10 @@ static void cycles_size(size_t bits)
         for (int i = 0; i < ITERS; i++)
             ctbn_adx_mont_sqr(c1, x, x);
         uint64_t t4 = __rdtsc();
+        for (int i = 0; i < ITERS; i++)
+            sq(a3, a3, mod1);
+        uint64_t t5 = __rdtsc();
+        t[4][k] = (double)(t5 - t4) / ITERS;
         t[0][k] = (double)(t1 - t0) / ITERS;
         t[1][k] = (double)(t2 - t1) / ITERS;
         t[2][k] = (double)(t3 - t2) / ITERS;
@@ -163,10 +172,14 @@ static void cycles_size(size_t bits)
      * the ADX multiplication's 2 n^2 MULX, at the throughputs measured above */
     double vfloor = (double)(digits * digits) / 2 * vpmuludq_ticks;
     double mfloor = 2.0 * (double)(n * n) * mulx_ticks;
-    printf("| %4zu | %2zu | %6.0f | %6.0f (%5.0f each) | %5.0f | %6.0f | %6.0f | %5.0f |\n",
+    /* the squaring's floor: D(D+1)/2 + D^2 products, four per VPMULUDQ */
+    double sfloor = (double)(digits * (digits + 1) / 2 + digits * digits) / 4 * vpmuludq_ticks;
+    printf("| %4zu | %2zu | %6.0f | %6.0f (%5.0f each) | %5.0f | %6.0f | %4.2f | %5.0f | %6.0f "
+           "| %6.0f | %5.0f |\n",
            bits, digits, min_of(t[0], BATCHES), min_of(t[1], BATCHES),
-           min_of(t[1], BATCHES) / 2, vfloor, min_of(t[2], BATCHES), min_of(t[3], BATCHES),
-           mfloor);
+           min_of(t[1], BATCHES) / 2, vfloor, min_of(t[4], BATCHES),
+           min_of(t[4], BATCHES) / min_of(t[0], BATCHES), sfloor, min_of(t[2], BATCHES),
+           min_of(t[3], BATCHES), mfloor);
     fflush(stdout);
     free(mod1);
     free(mod2);
@@ -181,11 +194,14 @@ static void cycles(void)
     vpmuludq_ticks = ticks_per_insn(1);
     mulx_ticks = ticks_per_insn(0);
     printf("TSC ticks per call, minimum of %d batches of %d (the TSC runs at the nominal "
-           "clock, not the core's); floors: the AMM's D^2/2 VPMULUDQ at %.2f per tick, the "
-           "ADX multiplication's 2 n^2 MULX at %.2f per tick (both measured here)\n\n",
+           "clock, not the core's); floors: the AMM's D^2/2 VPMULUDQ and the squaring's "
+           "(D(D+1)/2 + D^2)/4 at %.2f per tick, the ADX multiplication's 2 n^2 MULX at "
+           "%.2f per tick (both measured here); /x1: sqr over AMM x1\n\n",
            BATCHES, ITERS, 1 / vpmuludq_ticks, 1 / mulx_ticks);
-    printf("| bits | D  | AMM x1 | AMM pair            | floor | adx mul | adx sqr | floor |\n");
-    printf("|------|----|--------|---------------------|-------|---------|---------|-------|\n");
+    printf("| bits | D  | AMM x1 | AMM pair            | floor | sqr    | /x1  | floor | adx mul "
+           "| adx sqr | floor |\n");
+    printf("|------|----|--------|---------------------|-------|--------|------|-------|---------"
+           "|---------|-------|\n");
     static const size_t sizes[] = { 1024, 1536, 2048 };
     for (size_t i = 0; i < 3; i++)
         cycles_size(sizes[i]);

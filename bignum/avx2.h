@@ -132,6 +132,23 @@ ctbn_avx2_amm_x1_fn ctbn_avx2_amm108_x1, ctbn_avx2_amm144_x1;
 ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits);
 
 /* ---------------------------------------------------------------------------------------
+ * Almost-Montgomery squaring (avx2_sqr.c)
+ *
+ * Span r := AMM(a, a) modulo mod, for the D and W of the kernel's name and mod: the
+ * contract of the AMM kernels above with b = a (a: lazy digits < CTBN_AVX2_DIGIT_MAX(W),
+ * value < 2m, pads zero; r: lazy digits, value < 2m, pads zero; r MAY alias a; spans
+ * 32-byte aligned). r's value equals the AMM kernel's (the Montgomery quotient is unique);
+ * its digits may differ (both lazy). About 3/4 of the AMM's VPMULUDQ.
+ * CT: only D leaks: fixed trip counts; no memory index or branch depends on a or m.
+ */
+typedef void ctbn_avx2_sqr_fn(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod);
+
+ctbn_avx2_sqr_fn ctbn_avx2_sqr36, ctbn_avx2_sqr56, ctbn_avx2_sqr72;
+
+/* The squaring kernels for D digits (36, 56, 72); NULL for any other D. CT: public. */
+ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits);
+
+/* ---------------------------------------------------------------------------------------
  * The whole-modexp hooks (avx2_modexp.c), with the contracts of backend.h's modexp_ct and
  * modexp2_ct: they handle the n of the measured size table in avx2_modexp.c (modexp2: both
  * halves of the same n) and return 1, else 0 without writing anything. Results fully reduced, radix 2^64,

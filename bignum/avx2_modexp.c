@@ -5,8 +5,9 @@
  * The same plan as the IFMA backend's (ifma_modexp.c), in radix 2^W: per half, the base
  * goes into the Montgomery domain of R' = 2^(W D) by one AMM with R'^2, the table holds
  * b^i R' for i < 2^w (each < 2m, lazy digits), the exponent is consumed by windows of w bits
- * from the top at public positions: w squarings (AMMs of acc by itself), one constant-time
- * gather, one multiplication, whatever the window's value. An AMM by 1 leaves the domain
+ * from the top at public positions: w squarings (the squaring kernel, avx2_sqr.c, where
+ * sqr_kernel takes it, else AMMs of acc by itself), one constant-time gather, one
+ * multiplication, whatever the window's value. An AMM by 1 leaves the domain
  * (result <= m); the carries are propagated in the conversion to radix 2^64 and one masked
  * subtraction makes the result < m. Each half's state and table are wiped afterwards.
  *
@@ -41,6 +42,7 @@ struct kern {
     int nc;
     size_t digits, span;
     ctbn_avx2_amm_x1_fn *x1;
+    ctbn_avx2_sqr_fn *sq; /* the squaring kernel where it measured faster, else NULL */
 };
 
 /* The span of 1: digit 0 is 1, everything else zero. */
@@ -72,6 +74,20 @@ static void amm(const struct kern *k, struct half *h, long r, long a, long b)
 {
     for (int c = 0; c < k->nc; c++)
         k->x1(operand(&h[c], k, r), operand(&h[c], k, a), operand(&h[c], k, b), &h[c].mod);
+}
+
+/* For every half in turn: R := AMM(A, A), by the squaring kernel where the size takes it
+ * (sqr_kernel), else by the AMM kernel; both give the same value. The operand names are
+ * public. CT: only D leaks. */
+static void sqr(const struct kern *k, struct half *h, long r, long a)
+{
+    for (int c = 0; c < k->nc; c++) {
+        if (k->sq != NULL)
+            k->sq(operand(&h[c], k, r), operand(&h[c], k, a), &h[c].mod);
+        else
+            k->x1(operand(&h[c], k, r), operand(&h[c], k, a), operand(&h[c], k, a),
+                  &h[c].mod);
+    }
 }
 
 /*
@@ -116,7 +132,7 @@ static void run(const struct kern *k, struct half *h, size_t e_bits)
     amm(k, h, 1, OP_B, OP_RR);
     for (size_t i = 2; i < count; i++) {
         if (i % 2 == 0)
-            amm(k, h, (long)i, (long)(i / 2), (long)(i / 2));
+            sqr(k, h, (long)i, (long)(i / 2));
         else
             amm(k, h, (long)i, (long)(i - 1), 1);
     }
@@ -131,7 +147,7 @@ static void run(const struct kern *k, struct half *h, size_t e_bits)
                    ctbn_exp_window(h[c].e, h[c].elimbs, (windows - 1) * w, w));
         for (size_t win = windows - 1; win-- > 0;) {
             for (unsigned s = 0; s < w; s++)
-                amm(k, h, OP_ACC, OP_ACC, OP_ACC);
+                sqr(k, h, OP_ACC, OP_ACC);
             for (int c = 0; c < k->nc; c++)
                 gather(h[c].ent, h[c].table, count, k->span,
                        ctbn_exp_window(h[c].e, h[c].elimbs, win * w, w));
@@ -206,13 +222,37 @@ static int takes(size_t n)
     return ctbn_avx2_digits(n) != 0;
 }
 
+/*
+ * The squaring kernel (avx2_sqr.c) for D digits where it measured faster than the AMM
+ * kernel's AMM(a, a), else NULL. AMD EPYC (Zen 3), shared machine; kernel: `bench_avx2_ct
+ * cycles`, TSC ticks per call, minimum of 41 batches of 500 (squaring chains, AMM(a, a) for
+ * the AMM); modexp2: `bench_avx2_ct modexp2`, microseconds of CPU time, minimum of 21
+ * rounds, this build against the same tree without the squaring kernel, run alternately
+ * twice:
+ *
+ *   bits   D   AMM(a,a)   sqr    sqr/AMM   modexp2 before   after    taken
+ *   1024  36   646-648   483-494  0.75-0.76     757-768     609-610    yes
+ *   1536  56  1193-1210  938-970  0.79-0.80    2047-2086   1745-1748   yes
+ *   2048  72  1955-1956 1565-1597 0.80-0.82    4349-4430   3747-3779   yes
+ *
+ * (the adx column of the same modexp2 runs moved by +2 to +3% between them: the machine
+ * was busier during the "after" runs, if anything.)
+ *
+ * CT: public.
+ */
+static ctbn_avx2_sqr_fn *sqr_kernel(size_t digits)
+{
+    return ctbn_avx2_sqr_for(digits);
+}
+
 int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                         const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
 {
     if (!takes(ctx->n) || !table_fits(ctx->n))
         return 0;
     size_t digits = ctbn_avx2_digits(ctx->n);
-    struct kern k = {1, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
+    struct kern k = {1, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits),
+                     sqr_kernel(digits)};
     struct half h[1];
     half_init(&h[0], ctx, b, e, e_bits, align32(scratch));
     run(&k, h, e_bits);
@@ -228,7 +268,8 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
     if (!takes(ctx1->n) || ctx2->n != ctx1->n || !table_fits(ctx1->n))
         return 0;
     size_t digits = ctbn_avx2_digits(ctx1->n);
-    struct kern k = {2, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
+    struct kern k = {2, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits),
+                     sqr_kernel(digits)};
     struct half h[2];
     /* both bases are read before either result is written (r1 MAY alias b1, r2 b2) */
     half_init(&h[0], ctx1, b1, e1, e1_bits, align32(scratch));

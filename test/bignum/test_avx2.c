@@ -325,6 +325,86 @@ static void test_amm(void **state)
     free(mod);
 }
 
+/* ---- the squaring kernel ---- */
+
+/* Fail unless spans x and y (lazy digits) have the same value. */
+static void expect_same_value(const char *what, const uint64_t *x, const uint64_t *y,
+                              unsigned w, size_t digits)
+{
+    BIGNUM *bx = bn_from_span(x, w, digits), *by = bn_from_span(y, w, digits);
+    if (BN_cmp(bx, by) != 0) {
+        char *sx = BN_bn2hex(bx), *sy = BN_bn2hex(by);
+        fail_msg("%s: value %s, the AMM kernel's %s (digits %zu)", what, sx, sy, digits);
+    }
+    BN_free(bx);
+    BN_free(by);
+}
+
+/*
+ * ctbn_avx2_sqr*: against BN (r R' = a^2 mod m, r < 2m, lazy digits, zero pads) and against
+ * the AMM kernel (the same value: the quotient is unique), on operands at the lazy-digit
+ * bound, edge values below 2m, moduli of every kind, in place, and along chains of
+ * squarings fed by the squaring kernel's own output.
+ */
+static void test_sqr(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    ctbn_avx2_mod *mod = aligned_alloc(32, sizeof(*mod));
+    assert_non_null(mod);
+    assert_null(ctbn_avx2_sqr_for(40));
+    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+        size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
+        unsigned w = ctbn_avx2_digit_bits(n);
+        ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_amm_x1_for(digits);
+        ctbn_avx2_sqr_fn *sqr = ctbn_avx2_sqr_for(digits);
+        assert_non_null(amm);
+        assert_non_null(sqr);
+        for (int it = 0; it < 60; it++) {
+            struct modulus md;
+            if (it < MOD_KINDS)
+                modulus_make(&md, n, avx2_bits[s], (enum mod_kind)it);
+            else
+                modulus_random(&md, avx2_bits[s]);
+            ctbn_limb tmp[CTBN_MAX_LIMBS];
+            ctbn_avx2_mod_init(mod, md.ctx, tmp);
+            _Alignas(32) uint64_t a[CTBN_AVX2_MAX_SPAN], r[CTBN_AVX2_MAX_SPAN],
+                ra[CTBN_AVX2_MAX_SPAN], a0[CTBN_AVX2_MAX_SPAN];
+            for (int k = 0; k < 10; k++) {
+                if (k < 2)
+                    max_lazy(a, &md, w, digits, k == 0);
+                else
+                    rand_below_2m(a, &md, w, digits);
+                memset(r, 0x5A, sizeof(r));
+                sqr(r, a, mod);
+                expect_amm("sqr", r, a, a, &md, w, digits);
+                amm(ra, a, a, mod);
+                expect_same_value("sqr vs amm", r, ra, w, digits);
+                /* in place */
+                memcpy(a0, a, sizeof(a));
+                sqr(a, a, mod);
+                if (memcmp(a, r, sizeof(uint64_t) * CTBN_AVX2_SPAN(digits)) != 0)
+                    fail_msg("sqr in place (r = a) differs (digits %zu)", digits);
+            }
+            /* chains: 300 squarings from the heaviest operands, each step checked against
+             * the AMM kernel on the same input, some against BN */
+            for (int start = 0; start < 2; start++) {
+                max_lazy(a, &md, w, digits, start == 0);
+                for (int q = 0; q < 300; q++) {
+                    memcpy(a0, a, sizeof(a));
+                    amm(ra, a0, a0, mod);
+                    sqr(a, a, mod);
+                    expect_same_value("sqr chain vs amm", a, ra, w, digits);
+                    if (q % 50 == 0 || q == 299)
+                        expect_amm("sqr chain", a, a0, a0, &md, w, digits);
+                }
+            }
+            modulus_free(&md);
+        }
+    }
+    free(mod);
+}
+
 /* ---- the modexp hooks ---- */
 
 enum base_kind { BASE_RANDOM, BASE_ZERO, BASE_ONE, BASE_M_MINUS_1, BASE_KINDS };
@@ -842,6 +922,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_convert),
         cmocka_unit_test(test_amm),
+        cmocka_unit_test(test_sqr),
         cmocka_unit_test(test_modexp_edges),
         cmocka_unit_test(test_modexp_random),
         cmocka_unit_test(test_other_sizes),
