@@ -41,6 +41,7 @@ struct kern {
     int nc;
     size_t digits, span;
     ctbn_avx2_amm_x1_fn *x1;
+    int friendly; /* the halves work modulo m~ = k0 m (avx2.h); public, from n */
 };
 
 /* The span of 1: digit 0 is 1, everything else zero. */
@@ -150,12 +151,15 @@ static void wipe(void *p, size_t n)
 }
 
 /* Set up half h for ctx, base b, exponent e. CT: only n and e_bits leak. */
-static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
-                      const ctbn_limb *e, size_t e_bits, uint64_t *table)
+static void half_init(struct half *h, const struct kern *k, const ctbn_mont *ctx,
+                      const ctbn_limb *b, const ctbn_limb *e, size_t e_bits, uint64_t *table)
 {
     h->table = table;
-    ctbn_limb tmp[CTBN_MAX_LIMBS];
-    ctbn_avx2_mod_init(&h->mod, ctx, tmp);
+    ctbn_limb tmp[CTBN_AVX2_FRIENDLY_SCRATCH(CTBN_MAX_LIMBS)];
+    if (k->friendly)
+        ctbn_avx2_mod_init_friendly(&h->mod, ctx, tmp);
+    else
+        ctbn_avx2_mod_init(&h->mod, ctx, tmp);
     wipe(tmp, sizeof(tmp)); /* R'^2 mod m on the way: derived from the (secret) prime */
     ctbn_avx2_from_radix64(h->bw, h->mod.bits, h->mod.digits, b, ctx->n);
     /* the spans the kernels never write must have zero pads */
@@ -166,10 +170,19 @@ static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
 
 /* r := h->acc (<= m) fully reduced in radix 2^64, then h wiped (the modulus, the base, the
  * powers and the accumulator are all secret-derived). CT: only n leaks. */
-static void half_finish(struct half *h, const ctbn_mont *ctx, ctbn_limb *r)
+static void half_finish(struct half *h, const struct kern *k, const ctbn_mont *ctx,
+                        ctbn_limb *r)
 {
-    ctbn_avx2_to_radix64(r, ctx->n, h->acc, h->mod.bits, h->mod.digits);
-    ctbn_csub_mod(r, 0, ctx->m, ctx->n);
+    if (k->friendly) {
+        /* h->acc <= m~ = k0 m: one reduction modulo m (m divides m~) */
+        ctbn_limb tmp[CTBN_AVX2_FRIENDLY_SCRATCH(CTBN_MAX_LIMBS) +
+                      CTBN_REDUCE_SCRATCH(CTBN_MAX_LIMBS)];
+        ctbn_avx2_friendly_reduce(r, ctx, h->acc, h->mod.bits, h->mod.digits, tmp);
+        wipe(tmp, sizeof(tmp));
+    } else {
+        ctbn_avx2_to_radix64(r, ctx->n, h->acc, h->mod.bits, h->mod.digits);
+        ctbn_csub_mod(r, 0, ctx->m, ctx->n);
+    }
     wipe(h->table, MAX_COUNT * CTBN_AVX2_SPAN(h->mod.digits) * sizeof(uint64_t));
     wipe(h, sizeof(*h));
 }
@@ -206,17 +219,27 @@ static int takes(size_t n)
     return ctbn_avx2_digits(n) != 0;
 }
 
+/* The kernel plan for nc halves of n limbs (n taken). CT: public. */
+static struct kern kern_for(int nc, size_t n)
+{
+    size_t digits = ctbn_avx2_digits(n);
+    int friendly = ctbn_avx2_friendly(n);
+    struct kern k = {nc, digits, CTBN_AVX2_SPAN(digits),
+                     friendly ? ctbn_avx2_ammf_x1_for(digits) : ctbn_avx2_amm_x1_for(digits),
+                     friendly};
+    return k;
+}
+
 int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                         const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
 {
     if (!takes(ctx->n) || !table_fits(ctx->n))
         return 0;
-    size_t digits = ctbn_avx2_digits(ctx->n);
-    struct kern k = {1, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
+    struct kern k = kern_for(1, ctx->n);
     struct half h[1];
-    half_init(&h[0], ctx, b, e, e_bits, align32(scratch));
+    half_init(&h[0], &k, ctx, b, e, e_bits, align32(scratch));
     run(&k, h, e_bits);
-    half_finish(&h[0], ctx, r);
+    half_finish(&h[0], &k, ctx, r);
     return 1;
 }
 
@@ -227,14 +250,14 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
 {
     if (!takes(ctx1->n) || ctx2->n != ctx1->n || !table_fits(ctx1->n))
         return 0;
-    size_t digits = ctbn_avx2_digits(ctx1->n);
-    struct kern k = {2, digits, CTBN_AVX2_SPAN(digits), ctbn_avx2_amm_x1_for(digits)};
+    struct kern k = kern_for(2, ctx1->n);
     struct half h[2];
     /* both bases are read before either result is written (r1 MAY alias b1, r2 b2) */
-    half_init(&h[0], ctx1, b1, e1, e1_bits, align32(scratch));
-    half_init(&h[1], ctx2, b2, e2, e2_bits, align32(scratch + CTBN_MODEXP_SCRATCH(ctx1->n)));
+    half_init(&h[0], &k, ctx1, b1, e1, e1_bits, align32(scratch));
+    half_init(&h[1], &k, ctx2, b2, e2, e2_bits,
+              align32(scratch + CTBN_MODEXP_SCRATCH(ctx1->n)));
     run(&k, h, e1_bits > e2_bits ? e1_bits : e2_bits);
-    half_finish(&h[0], ctx1, r1);
-    half_finish(&h[1], ctx2, r2);
+    half_finish(&h[0], &k, ctx1, r1);
+    half_finish(&h[1], &k, ctx2, r2);
     return 1;
 }
