@@ -76,28 +76,66 @@ static void amm(const struct kern *k, struct half *h, long r, long a, long b)
 }
 
 /*
- * out := table[idx] (count spans of span lanes). idx is secret.
- * CT: all count entries are loaded in full, in order; idx only enters ctbn_mask_eq, whose
- * all-ones/zero result selects with AND/OR. span and count are public.
+ * Vectors [v0, v0 + nv) of out's digits := those of table[idx] (count spans of span lanes,
+ * digits from lane CTBN_AVX2_PAD). nv is a compile-time constant in every call, so that the
+ * nv accumulators live in registers and each entry is read once per part.
+ * CT: all count entries are loaded (these lanes), in order; idx only meets the entry counter
+ * in a vector compare (VPCMPEQQ, data-independent) whose all-ones/zero lanes select with
+ * AND/OR. count, span, v0 and nv are public.
+ */
+static inline __attribute__((always_inline)) void gather_part(uint64_t *out,
+                                                              const uint64_t *table,
+                                                              size_t count, size_t span,
+                                                              __m256i idxv, size_t v0,
+                                                              const size_t nv)
+{
+    __m256i acc[CTBN_AVX2_MAX_DIGITS / 4];
+    for (size_t v = 0; v < nv; v++)
+        acc[v] = _mm256_setzero_si256();
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i cnt = _mm256_setzero_si256();
+    const uint64_t *entry = table + CTBN_AVX2_PAD + 4 * v0;
+    for (size_t i = 0; i < count; i++, entry += span) {
+        __m256i sel = _mm256_cmpeq_epi64(cnt, idxv);
+        cnt = _mm256_add_epi64(cnt, one);
+        for (size_t v = 0; v < nv; v++)
+            acc[v] = _mm256_or_si256(
+                acc[v], _mm256_and_si256(sel, _mm256_load_si256((const __m256i *)(entry + 4 * v))));
+    }
+    for (size_t v = 0; v < nv; v++)
+        _mm256_store_si256((__m256i *)(out + CTBN_AVX2_PAD + 4 * (v0 + v)), acc[v]);
+}
+
+/*
+ * out := table[idx] (count spans of span lanes, pads zero). idx is secret.
+ * The digits go in parts of at most 9 vectors (D = 36: 9; 56: 7 + 7; 72: 9 + 9), the pads
+ * are written zero: on Zen 3 this took a third of the time of a loop of 4-vector parts
+ * with a scalar mask per entry and part, which was about 9% of an RSA-2048 signature.
+ * CT: see gather_part; the split depends on span only.
  */
 static void gather(uint64_t *out, const uint64_t *table, size_t count, size_t span,
                    uint64_t idx)
 {
-    for (size_t v0 = 0; v0 < span; v0 += 16) {
-        __m256i acc[4];
-        for (int v = 0; v < 4; v++)
-            acc[v] = _mm256_setzero_si256();
-        size_t nv = span - v0 >= 16 ? 4 : (span - v0) / 4;
-        for (size_t i = 0; i < count; i++) {
-            __m256i sel = _mm256_set1_epi64x((long long)ctbn_mask_eq(i, idx));
-            const uint64_t *entry = table + i * span + v0;
-            for (size_t v = 0; v < nv; v++)
-                acc[v] = _mm256_or_si256(
-                    acc[v], _mm256_and_si256(sel, _mm256_load_si256(
-                                                      (const __m256i *)(entry + 4 * v))));
-        }
-        for (size_t v = 0; v < nv; v++)
-            _mm256_store_si256((__m256i *)(out + v0 + 4 * v), acc[v]);
+    size_t nb = (span - 2 * CTBN_AVX2_PAD) / 4;
+    const __m256i idxv = _mm256_set1_epi64x((long long)idx);
+    _mm256_store_si256((__m256i *)out, _mm256_setzero_si256());
+    _mm256_store_si256((__m256i *)(out + span - CTBN_AVX2_PAD), _mm256_setzero_si256());
+    switch (nb) {
+    case 9:
+        gather_part(out, table, count, span, idxv, 0, 9);
+        break;
+    case 14:
+        gather_part(out, table, count, span, idxv, 0, 7);
+        gather_part(out, table, count, span, idxv, 7, 7);
+        break;
+    case 18:
+        gather_part(out, table, count, span, idxv, 0, 9);
+        gather_part(out, table, count, span, idxv, 9, 9);
+        break;
+    default:
+        for (size_t v = 0; v < nb; v++)
+            gather_part(out, table, count, span, idxv, v, 1);
+        break;
     }
 }
 
