@@ -12,6 +12,7 @@
  *                                   avx2 and adx backends, interleaved, at 512 to 2048
  *                                   bits, minimum of 21 interleaved rounds: the measurements
  *                                   behind the avx2 backend's size table (avx2_modexp.c).
+<<<<<<< HEAD
  *   bench_avx2_ct public            TSC ticks per public-exponent modexp (e = 3, 5, 17, 257,
  *                                   65537, a random 64-bit e) on the avx2 hook (without
  *                                   its size table) and on the generic path on the ADX
@@ -22,6 +23,12 @@
  *                                   (avx2_exp_public.c).
  *   bench_avx2_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_avx2_modexp2_ct at 1024
  *                                   bits (and 2048 with a tenth of the samples): class 0 = a
+=======
+ *   bench_avx2_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_avx2_modexp2_ct at 1024,
+ *                                   1536 and 2048 bits (the last two on the Montgomery-friendly
+ *                                   moduli), SAMPLES each (about 12 minutes at the
+ *                                   default on Zen 3): class 0 = a
+>>>>>>> friendly
  *                                   fixed exponent (zero), class 1 = random exponents, classes
  *                                   interleaved at random, random bases in both; one
  *                                   rdtsc-timed call per sample. |t| uncropped and cropped at
@@ -506,7 +513,8 @@ static void ttest(size_t samples)
     printf("|------|---------|--------|--------|--------|--------|--------|--------|--------"
            "|--------|---------|--------------|\n");
     ttest_size(1024, samples);
-    ttest_size(2048, samples / 10 > 1000 ? samples / 10 : samples);
+    ttest_size(1536, samples);
+    ttest_size(2048, samples);
 }
 
 int main(int argc, char **argv)

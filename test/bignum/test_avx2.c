@@ -405,6 +405,141 @@ static void test_sqr(void **state)
     free(mod);
 }
 
+/* ---- Montgomery-friendly moduli (avx2_friendly.c) ---- */
+
+/*
+ * For the friendly sizes: ctbn_avx2_mod_init_friendly gives m~ = k0 m with k0 = -m^-1 mod
+ * 2^W (so m~ = -1 mod 2^W and 4 m~ < R'), R'^2 mod m~ up to one m~; the friendly kernel
+ * meets the AMM contract modulo m~ on the operands test_amm uses; ctbn_avx2_friendly_reduce
+ * gives x mod m for x up to m~. All against BN.
+ */
+static void test_friendly(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    BN_CTX *bctx = oracle_bn_ctx();
+    ctbn_avx2_mod *mod = aligned_alloc(32, sizeof(*mod));
+    assert_non_null(mod);
+    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+        size_t n = CTBN_LIMBS(avx2_bits[s]), digits = ctbn_avx2_digits(n);
+        unsigned w = ctbn_avx2_digit_bits(n);
+        if (!ctbn_avx2_friendly(n)) {
+            /* 1024 bits: 36 digits of 29 bits cannot hold 4 m~ (avx2.h) */
+            assert_true(w * digits < 64 * n + w + 2);
+            continue;
+        }
+        assert_true(w * digits >= 64 * n + w + 2);
+        ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_ammf_x1_for(digits);
+        assert_non_null(amm);
+        for (int it = 0; it < 24; it++) {
+            struct modulus md;
+            if (it < MOD_KINDS)
+                modulus_make(&md, n, avx2_bits[s], (enum mod_kind)it);
+            else
+                modulus_random(&md, avx2_bits[s]);
+            ctbn_limb tmp[CTBN_AVX2_FRIENDLY_SCRATCH(CTBN_MAX_LIMBS) +
+                          CTBN_REDUCE_SCRATCH(CTBN_MAX_LIMBS)];
+            ctbn_avx2_mod_init_friendly(mod, md.ctx, tmp);
+            assert_int_equal(mod->bits, w);
+            assert_int_equal(mod->digits, digits);
+
+            /* m~ = k0 m, k0 = -m^-1 mod 2^W, m~ = -1 mod 2^W, 4 m~ < R' */
+            BIGNUM *mt = bn_from_span(mod->m, w, digits), *want = BN_new(), *two_w = BN_new();
+            BIGNUM *k0 = BN_new(), *rp = BN_new();
+            BN_set_bit(two_w, (int)w);
+            BN_mod_inverse(k0, md.bm, two_w, bctx);
+            BN_sub(k0, two_w, k0);
+            BN_mul(want, k0, md.bm, bctx);
+            assert_int_equal(BN_cmp(mt, want), 0);
+            BN_add_word(want, 1);
+            BN_mod(want, want, two_w, bctx);
+            assert_true(BN_is_zero(want));
+            BN_set_bit(rp, (int)(w * digits));
+            BN_lshift(want, mt, 2);
+            assert_true(BN_cmp(want, rp) < 0);
+
+            /* R'^2 mod m~, up to one m~ */
+            BIGNUM *rr = bn_from_span(mod->rr, w, digits);
+            BN_lshift1(want, mt);
+            assert_true(BN_cmp(rr, want) < 0);
+            BN_set_bit(want, 0);
+            BN_zero(want);
+            BN_set_bit(want, (int)(2 * w * digits));
+            BN_mod(want, want, mt, bctx);
+            BN_mod(rr, rr, mt, bctx);
+            assert_int_equal(BN_cmp(rr, want), 0);
+
+            /* the kernel, modulo m~: the operands of test_amm */
+            struct modulus mdt = md;
+            mdt.bm = mt;
+            _Alignas(32) uint64_t a[CTBN_AVX2_MAX_SPAN], b[CTBN_AVX2_MAX_SPAN],
+                r[CTBN_AVX2_MAX_SPAN], a0[CTBN_AVX2_MAX_SPAN];
+            for (int k = 0; k < 6; k++) {
+                max_lazy(a, &mdt, w, digits, k < 2);
+                if (k >= 2)
+                    rand_below_2m(a, &mdt, w, digits);
+                if (k == 0)
+                    max_lazy(b, &mdt, w, digits, 1);
+                else
+                    rand_below_2m(b, &mdt, w, digits);
+                memset(r, 0x5A, sizeof(r));
+                amm(r, a, b, mod);
+                expect_amm("friendly amm", r, a, b, &mdt, w, digits);
+                memcpy(a0, a, sizeof(a));
+                amm(a, a, a, mod);
+                expect_amm("friendly square in place", a, a0, a0, &mdt, w, digits);
+            }
+            max_lazy(a, &mdt, w, digits, 1);
+            for (int q = 0; q < 200; q++) {
+                memcpy(a0, a, sizeof(a));
+                amm(a, a, a, mod);
+            }
+            expect_amm("friendly squaring chain end", a, a0, a0, &mdt, w, digits);
+
+            /* back modulo m: x = 0, m, m~, m~ - 1 and random below m~, lazy digits */
+            for (int k = 0; k < 8; k++) {
+                BIGNUM *x = BN_new();
+                switch (k) {
+                case 0:
+                    BN_zero(x);
+                    break;
+                case 1:
+                    BN_copy(x, md.bm);
+                    break;
+                case 2:
+                    BN_copy(x, mt);
+                    break;
+                case 3:
+                    BN_copy(x, mt);
+                    BN_sub_word(x, 1);
+                    break;
+                default:
+                    BN_rand_range(x, mt);
+                    break;
+                }
+                ctbn_limb y[CTBN_MAX_LIMBS + 1], got[CTBN_MAX_LIMBS];
+                limbs_from_bn(y, n + 1, x);
+                ctbn_avx2_from_radix64(a, w, digits, y, n + 1);
+                make_lazy(a, w, digits, k % 2);
+                ctbn_avx2_friendly_reduce(got, md.ctx, a, w, digits, tmp);
+                BN_mod(x, x, md.bm, bctx);
+                BIGNUM *bg = bn_from_limbs(got, n);
+                assert_int_equal(BN_cmp(bg, x), 0);
+                BN_free(bg);
+                BN_free(x);
+            }
+            BN_free(mt);
+            BN_free(want);
+            BN_free(two_w);
+            BN_free(k0);
+            BN_free(rp);
+            BN_free(rr);
+            modulus_free(&md);
+        }
+    }
+    free(mod);
+}
+
 /* ---- the modexp hooks ---- */
 
 enum base_kind { BASE_RANDOM, BASE_ZERO, BASE_ONE, BASE_M_MINUS_1, BASE_KINDS };
@@ -922,6 +1057,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_convert),
         cmocka_unit_test(test_amm),
+        cmocka_unit_test(test_friendly),
         cmocka_unit_test(test_sqr),
         cmocka_unit_test(test_modexp_edges),
         cmocka_unit_test(test_modexp_random),

@@ -429,7 +429,7 @@ static int case_modexp_ct(void)
     rc |= modexp_one(1000, 1000, 1000);
     rc |= modexp_one(1000, 1000, 200); /* announced length above the true one */
     rc |= modexp_one(1100, 1100, 1100);
-    rc |= modexp_one(1536, 1536, 1536); /* the avx2 backend's 28-bit digits (D = 56) */
+    rc |= modexp_one(1536, 1536, 1536); /* RSA-3072's halves: avx2's friendly modulus */
     rc |= modexp_one(2048, 2048, 2048);
     rc |= modexp_one(2048, 130, 0);    /* e = 0 */
     return rc;
