@@ -25,7 +25,9 @@
  * through a 32-byte aligned stack array.
  *
  * An interleaved form doing two AMMs (the CRT halves) per call measured slower than two
- * calls in a row on Zen 4 (1024 bits: 1494 TSC ticks against 2 x 586), so there is none;
+ * calls in a row on Zen 4 (1024 bits: 1494 TSC ticks against 2 x 586) and on Zen 3 (1508
+ * against 2 x 650; with one half's quotient chain placed to overlap the other's vector
+ * work, 1776), so there is none;
  * the modexp runs the two halves' calls back to back.
  *
  * An earlier variant took the four quotient digits from one 4W-bit quotient (a 128-bit
@@ -35,8 +37,11 @@
  *
  * Each kernel has a second form for Montgomery-friendly moduli (m = -1 mod 2^W, avx2.h):
  * the quotient step then takes y = t mod 2^W and carries (t >> W) + y, which removes two of
- * the three multiplications per digit from the scalar chain (per 1024 bits on Zen 3, TSC
- * ticks, generic / friendly: D = 56 1213 / 1006, D = 72 1911 / 1627).
+ * the three multiplications per digit from the scalar chain (TSC ticks per AMM on AMD EPYC
+ * Zen 3, minimum of 41 batches of 500, generic / friendly kernel on a friendly modulus:
+ * D = 56 1213 / 1006, D = 72 1911 / 1627; at D = 40, the smallest that would hold a
+ * friendly 1024-bit modulus, 591 against 589 for the generic D = 36, so 1024 bits stay
+ * generic).
  *
  * CT: trip counts, addresses and the carry passes depend on D, W and the block counter
  * only; the digits of a, b, m and the quotients y_j are secret and only enter

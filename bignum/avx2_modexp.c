@@ -256,15 +256,16 @@ static int table_fits(size_t n)
 /*
  * Whether the hooks take n-limb moduli: the sizes where the AVX2 modexp measured faster than
  * the generic modexp on the ADX kernels, the backend's fallback (README, "Path per size and
- * CPU class"). `bench_avx2_ct modexp2`, AMD EPYC (Zen 4), CPU microseconds per modexp2 of
- * two halves with full-length exponents, minimum of 21 interleaved rounds, two runs:
+ * CPU class"). `bench_avx2_ct modexp2`, CPU microseconds per modexp2 of two halves with
+ * full-length exponents, minimum of 21 interleaved rounds:
  *
- *   bits   W   D   avx2   adx    adx/avx2   taken
- *    512   -   -     -     106      -        no (no kernel: ADX's 8-limb kernel keeps
- *                                             it; 20 digits are five 4-digit blocks)
- *   1024  29  36    618    730    1.18       yes
- *   1536  28  56   1704   2114    1.24       yes
- *   2048  29  72   3660   4572    1.25       yes
+ *   bits   W   D   Zen 4 (AMM only)        Zen 3 (AMM, squaring, friendly moduli)   taken
+ *                  avx2   adx  adx/avx2    avx2   adx  adx/avx2
+ *    512   -   -     -    106     -          -    121     -      no (no kernel: ADX's
+ *                                                                   8-limb kernel keeps it)
+ *   1024  29  36    618   730   1.18       551   830   1.51      yes
+ *   1536  28  56   1704  2114   1.24      1624  2437   1.50      yes
+ *   2048  29  72   3660  4572   1.25      3560  5269   1.48      yes
  *
  * Every size with a kernel wins, so the table is the kernel list. CT: public.
  */

@@ -50,8 +50,10 @@
 #define CTRSA_BI_PORTABLE "portable (C, every size)"
 #define CTRSA_BI_ADX "adx (MULX/ADCX/ADOX, every size)"
 #define CTRSA_BI_AVX2 \
-    "avx2 (AVX2 radix 2^29/2^28 private-key modexp for 1024/1536/2048-bit moduli and CRT " \
-    "halves, public exponent for 1024-4096 bits; MULX/ADX for every other size)"
+    "avx2 (AVX2 radix 2^29/2^28 private-key modexp with a dedicated squaring for " \
+    "1024/1536/2048-bit moduli and CRT halves, the 1536/2048-bit ones modulo a " \
+    "Montgomery-friendly multiple; public exponent for 1024-4096 bits; MULX/ADX for every " \
+    "other size)"
 #define CTRSA_BI_IFMA \
     "ifma (AVX-512 IFMA private-key modexp for 512-2048-bit moduli and CRT halves, " \
     "public exponent for 512-4096 bits; MULX/ADX for every other size)"
