@@ -167,24 +167,32 @@ static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb 
  *   3072  108  1.01 (0.99)  1.02 (1.01)  1.04 (1.03)  1.06 (1.05)  1.07 (1.08)  1.16 (1.12)
  *   4096  144  1.07 (1.06)  1.07 (1.07)  1.07 (1.07)  1.06 (1.08)  1.08 (1.08)  1.15 (1.17)
  *
- * (2048 bits, e = 65537: 38043 ticks against 44857.) Taken: from 17 bits at 1024, 9 at
- * 1536, 5 at 2048 and 3072, 2 at 4096, the lengths faster in these and in two earlier runs
- * (of a slower set-up); e = 5 at 2048 and 3072 bits and e = 17 at 1536, within 2%, are
- * left to the ADX path. The set-up by doublings (ctbn_avx2_mod_init) measured 5160 / 11775
- * / 19073 / 46472 / 73661 ticks at 1024..4096, the two extra AMMs of an entry by three
- * AMMs (the IFMA path's) 1325 / 2456 / 3970 / 9834 / 16029; with that entry e = 65537
- * measured 0.94 / 1.05 / 1.07 / 0.99 / 0.99. CT: public.
+ * (2048 bits, e = 65537: 38043 ticks against 44857.) The set-up by doublings
+ * (ctbn_avx2_mod_init) measured 5160 / 11775 / 19073 / 46472 / 73661 ticks at 1024..4096,
+ * the two extra AMMs of an entry by three AMMs (the IFMA path's) 1325 / 2456 / 3970 / 9834
+ * / 16029; with that entry e = 65537 measured 0.94 / 1.05 / 1.07 / 0.99 / 0.99.
+ *
+ * Then the squarings went to the squaring kernel (avx2_sqr.c, D = 36, 56, 72); measured
+ * again the same way, two runs:
+ *
+ *   bits  D    e = 3        e = 5        e = 17       e = 257      e = 65537    64-bit e
+ *   1024  36   0.78 (0.78)  0.89 (0.89)  1.02 (1.03)  1.15 (1.16)  1.27 (1.29)  1.38 (1.39)
+ *   1536  56   0.85 (0.85)  0.97 (0.95)  1.09 (1.09)  1.24 (1.23)  1.37 (1.36)  1.35 (1.36)
+ *   2048  72   0.95 (0.95)  1.05 (1.05)  1.16 (1.16)  1.29 (1.29)  1.39 (1.39)  1.35 (1.39)
+ *
+ * Taken: from 9 bits at 1024 (e = 17, at 1.02-1.03, stays on ADX), 5 at 1536, 3 at 2048,
+ * 5 at 3072 (e = 5 within 2%), 2 at 4096. CT: public.
  */
 static int takes(size_t n, size_t ebits)
 {
     switch (n) {
     case 16:
-        return ebits >= 17;
-    case 24:
         return ebits >= 9;
-    case 32:
+    case 24:
     case 48:
         return ebits >= 5;
+    case 32:
+        return ebits >= 3;
     case 64:
         return ebits >= 2;
     default:
@@ -211,6 +219,9 @@ int ctbn_avx2_exp_public_any(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb
     ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_amm_x1_for(digits);
     if (digits == 0 || amm == NULL)
         return 0; /* public: n */
+    /* the squaring kernel where there is one (D = 36, 56, 72: 0.79-0.83 of an AMM's
+     * ticks, avx2_sqr.c); same value as AMM(a, a) */
+    ctbn_avx2_sqr_fn *sqr = ctbn_avx2_sqr_for(digits);
     size_t span = CTBN_AVX2_SPAN(digits);
 
     if (ebits == 0) {
@@ -245,7 +256,10 @@ int ctbn_avx2_exp_public_any(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb
     const uint64_t *src = s.base;
     int out = 0;
     for (size_t i = ebits - 1; i-- > 0;) {
-        amm(s.acc, src, src, &s.mod);
+        if (sqr != NULL)
+            sqr(s.acc, src, &s.mod);
+        else
+            amm(s.acc, src, src, &s.mod);
         src = s.acc;
         if (ebit(e, i)) {
             if (i == 0) {
