@@ -187,9 +187,11 @@ ctbn_avx2_amm_x1_fn *ctbn_avx2_ammf_x1_for(size_t digits);
  */
 typedef void ctbn_avx2_sqr_fn(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod);
 
-ctbn_avx2_sqr_fn ctbn_avx2_sqr36, ctbn_avx2_sqr56, ctbn_avx2_sqr72;
+ctbn_avx2_sqr_fn ctbn_avx2_sqr36, ctbn_avx2_sqr56, ctbn_avx2_sqr72, ctbn_avx2_sqr108,
+    ctbn_avx2_sqr144;
 
-/* The squaring kernels for D digits (36, 56, 72); NULL for any other D. CT: public. */
+/* The squaring kernels for D digits (36, 56, 72 for the private halves; 108, 144 for the
+ * public path's 3072/4096-bit moduli); NULL for any other D. CT: public. */
 ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits);
 
 /* ---------------------------------------------------------------------------------------

@@ -172,16 +172,18 @@ static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb 
  * the two extra AMMs of an entry by three AMMs (the IFMA path's) 1325 / 2456 / 3970 / 9834
  * / 16029; with that entry e = 65537 measured 0.94 / 1.05 / 1.07 / 0.99 / 0.99.
  *
- * Then the squarings went to the squaring kernel (avx2_sqr.c, D = 36, 56, 72); measured
- * again the same way, two runs:
+ * Then the squarings went to the squaring kernel (avx2_sqr.c, every D); measured again
+ * the same way, two runs:
  *
  *   bits  D    e = 3        e = 5        e = 17       e = 257      e = 65537    64-bit e
  *   1024  36   0.78 (0.78)  0.89 (0.89)  1.02 (1.03)  1.15 (1.16)  1.27 (1.29)  1.38 (1.39)
  *   1536  56   0.85 (0.85)  0.97 (0.95)  1.09 (1.09)  1.24 (1.23)  1.37 (1.36)  1.35 (1.36)
  *   2048  72   0.95 (0.95)  1.05 (1.05)  1.16 (1.16)  1.29 (1.29)  1.39 (1.39)  1.35 (1.39)
+ *   3072  108  1.08 (1.07)  1.13 (1.13)  1.22 (1.24)  1.35 (1.34)  1.43 (1.42)  1.41 (1.39)
+ *   4096  144  1.12 (1.12)  1.19 (1.19)  1.29 (1.30)  1.37 (1.36)  1.43 (1.43)  1.43 (1.42)
  *
  * Taken: from 9 bits at 1024 (e = 17, at 1.02-1.03, stays on ADX), 5 at 1536, 3 at 2048,
- * 5 at 3072 (e = 5 within 2%), 2 at 4096. CT: public.
+ * 2 at 3072 and 4096. CT: public.
  */
 static int takes(size_t n, size_t ebits)
 {
@@ -189,10 +191,10 @@ static int takes(size_t n, size_t ebits)
     case 16:
         return ebits >= 9;
     case 24:
-    case 48:
         return ebits >= 5;
     case 32:
         return ebits >= 3;
+    case 48:
     case 64:
         return ebits >= 2;
     default:

@@ -42,7 +42,8 @@
  * per-lane simulation of the worst case (every digit at its bound, every product and the
  * scalar step's carry, under 2^40) placed the passes greedily, just before a lane could
  * reach 2^64: after block 5 for D = 36 (worst lane then 2^63.91), after blocks 3, 8 and 16
- * for D = 72 (worst 2^63.91); none for D = 56 (worst 2^62.81). The scalar quotient step
+ * for D = 72, after 3, 8, 13, 18 (D = 108) and also 23, 28 (D = 144) (worst 2^63.91);
+ * none for D = 56 (worst 2^62.81). The simulation is bench/avx2_sqr_bounds.py. The scalar quotient step
  * adds the lanes 4k..4k+3, the reduction products of its block and a carry < 2^36 in
  * 64 bits: those are inside the simulated lanes.
  *
@@ -284,7 +285,11 @@ INLINE int pass_after(const unsigned W, const size_t D, size_t k)
         return 0;
     if (D == 36)
         return k == 5;
-    return k == 3 || k == 8 || k == 16;
+    if (D == 72)
+        return k == 3 || k == 8 || k == 16;
+    /* D = 108, 144 (the public path's 3072/4096-bit moduli): every 5 blocks from block 3,
+     * up to 18 (D = 108) or 28 (D = 144), worst lane 2^63.91 (bench/avx2_sqr_bounds.py) */
+    return k >= 3 && k <= (D == 108 ? 18u : 28u) && (k - 3) % 5 == 0;
 }
 
 /*
@@ -357,6 +362,8 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
 SQR_KERNEL(29, 36)
 SQR_KERNEL(28, 56)
 SQR_KERNEL(29, 72)
+SQR_KERNEL(29, 108)
+SQR_KERNEL(29, 144)
 
 ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits)
 {
@@ -367,6 +374,10 @@ ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits)
         return ctbn_avx2_sqr56;
     case 72:
         return ctbn_avx2_sqr72;
+    case 108:
+        return ctbn_avx2_sqr108;
+    case 144:
+        return ctbn_avx2_sqr144;
     default:
         return NULL;
     }
