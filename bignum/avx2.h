@@ -170,7 +170,8 @@ ctbn_avx2_amm_x1_fn ctbn_avx2_amm108_x1, ctbn_avx2_amm144_x1;
 /* The kernels for D digits (36, 56, 72, 108, 144); NULL for any other D. CT: public. */
 ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits);
 
-/* The same for Montgomery-friendly moduli only (mod from ctbn_avx2_mod_init_friendly:
+/* The same for Montgomery-friendly moduli only (D = 56, 72; NULL for any other D; mod from
+ * ctbn_avx2_mod_init_friendly:
  * m = -1 mod 2^W; k0 is not read). Same contract otherwise. CT: as above. */
 ctbn_avx2_amm_x1_fn ctbn_avx2_amm36f_x1, ctbn_avx2_amm56f_x1, ctbn_avx2_amm72f_x1;
 ctbn_avx2_amm_x1_fn *ctbn_avx2_ammf_x1_for(size_t digits);

@@ -279,9 +279,8 @@ AMM_KERNEL(29, 144)
 
 ctbn_avx2_amm_x1_fn *ctbn_avx2_ammf_x1_for(size_t digits)
 {
+    /* not 36: 36 digits of 29 bits cannot hold 4 m~ for a 1024-bit m (avx2.h) */
     switch (digits) {
-    case 36:
-        return ctbn_avx2_amm36f_x1;
     case 56:
         return ctbn_avx2_amm56f_x1;
     case 72:

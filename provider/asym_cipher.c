@@ -569,7 +569,7 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     else if (r == CTRSA_PAD_BAD_ARGS)
         CTRSA_RAISE(c->prov, CTRSA_R_INPUT_TOO_LARGE, "the message does not fit the key");
     /* CTRSA_PAD_RAND_ERR: ctrsa_random_bytes has raised it already. */
-    if (r == CTRSA_PAD_OK && ctrsa_key_public_op(c->key, out, em)) {
+    if (r == CTRSA_PAD_OK && ctrsa_key_encrypt_op(c->key, out, em)) {
         *outlen = k;
         ok = 1;
         ctrsa_trace("encrypt", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));

@@ -113,6 +113,14 @@ int ctrsa_key_is_pss(const CTRSA_KEY *key);
 int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
 
 /*
+ * The same for an encryption: in is the padded message, secret. The arithmetic treats it as
+ * such (every public-exponent path keeps its base in constant-time arithmetic) and the
+ * stack the engine's kernels used is scrubbed afterwards. CT: the key, the lengths and
+ * whether in < n (a property of the padding's output size) leak; in does not.
+ */
+int ctrsa_key_encrypt_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
+
+/*
  * out[0..k) := in^d mod n: blinded, by CRT when the key has two primes, checked with the
  * public exponent before anything is written. Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n,
  * CTRSA_R_NOT_PRIVATE_KEY, or CTRSA_R_FAULT_DETECTED. in and out MAY alias.

@@ -36,6 +36,13 @@ int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
     return ctrsa_key_public_op_unbounded(key, out, in);
 }
 
+int ctrsa_key_encrypt_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+{
+    int ok = ctrsa_key_public_op(key, out, in);
+    ctrsa_scrub_stack(); /* the AVX2 kernels' frames held partial products of in */
+    return ok;
+}
+
 int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
 {
     ctbn_limb c[CTBN_MAX_LIMBS], r[CTBN_MAX_LIMBS];

@@ -76,6 +76,7 @@ int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c)
     ctrsa_cleanse(zl, nl * sizeof(ctbn_limb));
     ctrsa_cleanse(cl, nl * sizeof(ctbn_limb));
     ctrsa_cleanse(scratch, CTBN_EXP_VARTIME_SCRATCH(nl) * sizeof(ctbn_limb));
+    ctrsa_scrub_stack(); /* the kernels' frames held partial products of z */
     return 1;
 }
 
