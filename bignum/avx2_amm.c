@@ -50,6 +50,7 @@
 #include <immintrin.h>
 
 #include "avx2.h"
+#include "avx2_lanes.h"
 
 #define PAD CTBN_AVX2_PAD
 
@@ -162,29 +163,6 @@ static inline __attribute__((always_inline)) void accumulate(const unsigned W,
 }
 
 /*
- * One carry pass over nb vectors x[]: each lane keeps its low W bits and gets the bits
- * above W of the lane below. Returns the top lane's high bits in lane 0 of a vector (the
- * final passes drop it: zero, as the value is < 2^(W D), avx2.h). CT: values secret, no
- * branches.
- */
-static inline __attribute__((always_inline)) __m256i carry_pass(const unsigned W,
-                                                                const size_t nb, __m256i *x)
-{
-    const __m256i mask = _mm256_set1_epi64x((long long)(((uint64_t)1 << W) - 1));
-    __m256i prev = _mm256_setzero_si256();
-#pragma GCC unroll 20
-    for (size_t v = 0; v < nb; v++) {
-        __m256i h = _mm256_srli_epi64(x[v], (int)W);
-        /* (h3, h0, h1, h2): lane 0 then takes the previous vector's h3 */
-        __m256i p = _mm256_permute4x64_epi64(h, _MM_SHUFFLE(2, 1, 0, 3));
-        __m256i s = _mm256_blend_epi32(p, prev, 0x03);
-        prev = p;
-        x[v] = _mm256_add_epi64(_mm256_and_si256(x[v], mask), s);
-    }
-    return _mm256_blend_epi32(_mm256_setzero_si256(), prev, 0x03);
-}
-
-/*
  * The carry pass in the middle of an AMM (W = 29), after block k and the quotients of block
  * k+1: over lanes 4k+8 .. 4k+D+3 of T, the top carry stored in the fresh lanes 4k+D+4..
  * (zero until now). Lanes 4k+4..4k+7 are left alone: the quotients of block k+1 have
@@ -199,7 +177,7 @@ static inline __attribute__((always_inline)) void mid_pass(const unsigned W, con
 #pragma GCC unroll 20
     for (size_t v = 0; v + 1 < nb; v++)
         x[v] = _mm256_load_si256((const __m256i *)(Tk + 4 * v));
-    __m256i top = carry_pass(W, nb - 1, x);
+    __m256i top = ctbn_avx2_carry_pass(W, nb - 1, x);
 #pragma GCC unroll 20
     for (size_t v = 0; v + 1 < nb; v++)
         _mm256_store_si256((__m256i *)(Tk + 4 * v), x[v]);
@@ -243,19 +221,8 @@ static inline __attribute__((always_inline)) void amm_body(const unsigned W, con
             for (int j = 0; j < 4; j++)
                 y[j] = ynext[j];
     }
-    __m256i x[CTBN_AVX2_MAX_DIGITS / 4];
-    x[0] = _mm256_add_epi64(low, _mm256_set_epi64x(0, 0, 0, (long long)c));
-#pragma GCC unroll 20
-    for (size_t v = 1; v < nb; v++)
-        x[v] = _mm256_load_si256((const __m256i *)(T + D + 4 * v));
-    carry_pass(W, nb, x);
-    carry_pass(W, nb, x);
     /* a and b are fully read: r may now overwrite them */
-    _mm256_store_si256((__m256i *)r, _mm256_setzero_si256());
-#pragma GCC unroll 20
-    for (size_t v = 0; v < nb; v++)
-        _mm256_store_si256((__m256i *)(r + PAD + 4 * v), x[v]);
-    _mm256_store_si256((__m256i *)(r + PAD + D), _mm256_setzero_si256());
+    ctbn_avx2_finish(W, D, r, T, low, c);
 }
 
 #define AMM_KERNEL(W, D)                                                                     \

@@ -76,6 +76,7 @@
 #include <immintrin.h>
 
 #include "avx2.h"
+#include "avx2_lanes.h"
 
 #define PAD CTBN_AVX2_PAD
 /* One shifted copy: D + 4 lanes (digits shifted by up to 3, zero above). */
@@ -236,27 +237,6 @@ INLINE void square_block(const size_t D, uint64_t *T, size_t kb, const uint64_t 
 }
 
 /*
- * One carry pass over nb vectors x[]: each lane keeps its low W bits and gets the bits
- * above W of the lane below (the first lane nothing). Returns the top lane's high bits in
- * lane 0 of a vector. CT: values secret, no branches.
- */
-INLINE __m256i carry_pass(const unsigned W, const size_t nb, __m256i *x)
-{
-    const __m256i mask = _mm256_set1_epi64x((long long)(((uint64_t)1 << W) - 1));
-    __m256i prev = _mm256_setzero_si256();
-#pragma GCC unroll 20
-    for (size_t v = 0; v < nb; v++) {
-        __m256i h = _mm256_srli_epi64(x[v], (int)W);
-        /* (h3, h0, h1, h2): lane 0 then takes the previous vector's h3 */
-        __m256i p = _mm256_permute4x64_epi64(h, _MM_SHUFFLE(2, 1, 0, 3));
-        __m256i s = _mm256_blend_epi32(p, prev, 0x03);
-        prev = p;
-        x[v] = _mm256_add_epi64(_mm256_and_si256(x[v], mask), s);
-    }
-    return _mm256_blend_epi32(_mm256_setzero_si256(), prev, 0x03);
-}
-
-/*
  * The carry pass after block k (W = 29): lanes 4k+8 .. 4k+D+7 of T, the top carry added to
  * lane 4k+D+8. Lanes 4k+4..4k+7 are left alone: the quotients of block k+1 have taken
  * them. CT: D and k public; values secret.
@@ -269,7 +249,7 @@ INLINE void mid_pass(const unsigned W, const size_t D, uint64_t *T, size_t k)
 #pragma GCC unroll 20
     for (size_t v = 0; v < nb; v++)
         x[v] = _mm256_load_si256((const __m256i *)(Tk + 4 * v));
-    __m256i top = carry_pass(W, nb, x);
+    __m256i top = ctbn_avx2_carry_pass(W, nb, x);
 #pragma GCC unroll 20
     for (size_t v = 0; v < nb; v++)
         _mm256_store_si256((__m256i *)(Tk + 4 * v), x[v]);
@@ -338,19 +318,8 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
                 y[j] = ynext[j];
         }
     }
-    __m256i x[CTBN_AVX2_MAX_DIGITS / 4];
-    x[0] = _mm256_add_epi64(low, _mm256_set_epi64x(0, 0, 0, (long long)c));
-#pragma GCC unroll 20
-    for (size_t v = 1; v < nb; v++)
-        x[v] = _mm256_load_si256((const __m256i *)(T + D + 4 * v));
-    carry_pass(W, nb, x);
-    carry_pass(W, nb, x);
     /* a is fully read: r may now overwrite it */
-    _mm256_store_si256((__m256i *)r, _mm256_setzero_si256());
-#pragma GCC unroll 20
-    for (size_t v = 0; v < nb; v++)
-        _mm256_store_si256((__m256i *)(r + PAD + 4 * v), x[v]);
-    _mm256_store_si256((__m256i *)(r + PAD + D), _mm256_setzero_si256());
+    ctbn_avx2_finish(W, D, r, T, low, c);
 }
 
 #define SQR_KERNEL(W, D)                                                                     \
