@@ -195,6 +195,13 @@ ctbn_avx2_sqr_fn ctbn_avx2_sqr36, ctbn_avx2_sqr56, ctbn_avx2_sqr72, ctbn_avx2_sq
  * public path's 3072/4096-bit moduli); NULL for any other D. CT: public. */
 ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits);
 
+/* The same squaring for Montgomery-friendly moduli (ctbn_avx2_mod_init_friendly: m = -1 mod
+ * 2^W; k0 is not read), D = 56 and 72; NULL for any other D. Same contract and the same r
+ * (digit for digit) as the generic kernel on such a modulus, with a shorter chain of
+ * dependent multiplications for the quotients (avx2_sqr.c). CT: as above. */
+ctbn_avx2_sqr_fn ctbn_avx2_sqr56f, ctbn_avx2_sqr72f;
+ctbn_avx2_sqr_fn *ctbn_avx2_sqrf_for(size_t digits);
+
 /* ---------------------------------------------------------------------------------------
  * The whole-modexp hooks (avx2_modexp.c), with the contracts of backend.h's modexp_ct and
  * modexp2_ct: they handle the n of the measured size table in avx2_modexp.c (modexp2: both

@@ -69,6 +69,22 @@
  * VPMULUDQ its sweeps were no faster than the single-block ones, so loads are not what
  * bounds them.
  *
+ * Montgomery-friendly moduli (m = -1 mod 2^W, the private 1536/2048-bit halves: avx2.h)
+ * take quotients_friendly, whose chain has one dependent product per digit: on such a
+ * modulus, generic / friendly kernel, TSC ticks per call (same machine, two runs):
+ * 975-984 / 911-923 at D = 56, 1599-1651 / 1550-1615 at D = 72; `bench_avx2_ct modexp2`'s
+ * adx/avx2 ratio went from 1.50-1.54 to 1.58-1.64 (1536-bit halves) and from 1.32-1.47 to
+ * 1.37-1.53 (2048), main and this build run alternately.
+ *
+ * Also tried, on Zen 3, and dropped (nothing gained): both CRT halves' squarings in one call,
+ * block by block in turn (so that each quotient chain runs under the other half's vector
+ * work): 570-586 ticks per squaring against 493-508 one at a time at D = 36, and no better at
+ * 56 or 72; and one half on this kernel with the other half's ADX multiplication (CIOS, full
+ * rows) interleaved between its blocks, to use the scalar multiplier while the vector unit
+ * works: 1295-1323 ticks for the pair against 493 + 758 apart. Neither overlap shows, so
+ * the kernel is bound by a resource both share (on this VM no counter says which: the
+ * load/store units are the likely one), not by the quotient chain's latency alone.
+ *
  * CT: trip counts, addresses, the carry passes and the blends depend on D, W and the block
  * counters only; the digits of a and m and the quotients y_j are secret and only enter
  * multiplications, additions, shifts, masks and blends with constant masks.
@@ -131,6 +147,37 @@ INLINE void quotients(const unsigned W, const uint64_t *md, uint64_t k2, uint64_
     uint64_t y2 = q & mask, y3 = q >> W;
     cc = (t2 + m0 * y2) >> W;
     *c = (t3 + cc + m1 * y2 + m0 * y3) >> W;
+    y[0] = y0;
+    y[1] = y1;
+    y[2] = y2;
+    y[3] = y3;
+}
+
+/*
+ * quotients for a Montgomery-friendly modulus (m = -1 mod 2^W: digit 0 is 2^W - 1, avx2.h):
+ * the same y and *c with no multiplication by k2 and none by m_0. A lane total t whose
+ * digit is y = t mod 2^W carries (t + (2^W - 1) y) / 2^W = (t >> W) + y out exactly (t - y
+ * is t with its low W bits cleared), and the digit above then adds m_1 y + y = (m_1 + 1) y:
+ * each digit waits for one product of the digit below instead of the pair's three
+ * (lane sum, times k2, then m_0 y for the carry). The lane totals are the same sums as in
+ * quotients, so the same bounds hold. CT: all values secret; straight-line code.
+ */
+INLINE void quotients_friendly(const unsigned W, const uint64_t *md, uint64_t l0,
+                               uint64_t l1, __m256i low, uint64_t *c, uint64_t y[4])
+{
+    uint64_t m1p = md[1] + 1, m2 = md[2], m3 = md[3]; /* m_1 + 1 <= 2^W */
+    __m128i hi = _mm256_extracti128_si256(low, 1);
+    uint64_t l2 = (uint64_t)_mm_cvtsi128_si64(hi), l3 = (uint64_t)_mm_extract_epi64(hi, 1);
+    const uint64_t mask = ((uint64_t)1 << W) - 1;
+    uint64_t t0 = l0 + *c;
+    uint64_t y0 = t0 & mask;
+    uint64_t t1 = l1 + (t0 >> W) + m1p * y0;
+    uint64_t y1 = t1 & mask;
+    uint64_t t2 = l2 + m2 * y0 + (t1 >> W) + m1p * y1;
+    uint64_t y2 = t2 & mask;
+    uint64_t t3 = l3 + m3 * y0 + m2 * y1 + (t2 >> W) + m1p * y2;
+    uint64_t y3 = t3 & mask;
+    *c = (t3 >> W) + y3;
     y[0] = y0;
     y[1] = y1;
     y[2] = y2;
@@ -273,10 +320,12 @@ INLINE int pass_after(const unsigned W, const size_t D, size_t k)
 }
 
 /*
- * r := AMM(a, a) modulo mod, D digits of W bits (public). CT: see the file comment.
+ * r := AMM(a, a) modulo mod, D digits of W bits (public); friendly (public): mod is
+ * Montgomery-friendly (m = -1 mod 2^W) and the quotients take quotients_friendly.
+ * CT: see the file comment.
  */
-INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64_t *a,
-                     const ctbn_avx2_mod *mod)
+INLINE void sqr_body(const unsigned W, const size_t D, const int friendly, uint64_t *r,
+                     const uint64_t *a, const ctbn_avx2_mod *mod)
 {
     const size_t nb = D / 4;
     const uint64_t *ad = a + PAD, *md = mod->m + PAD;
@@ -293,10 +342,14 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
 
     square_block(D, T, 0, ad, SA);
     __m256i low = _mm256_load_si256((const __m256i *)T);
-    const uint64_t k2 = k0_double(W, md, mod->k0);
+    const uint64_t k2 = friendly ? 0 : k0_double(W, md, mod->k0);
     uint64_t c = 0, y[4];
-    quotients(W, md, k2, (uint64_t)_mm256_extract_epi64(low, 0),
-              (uint64_t)_mm256_extract_epi64(low, 1), low, &c, y);
+    if (friendly)
+        quotients_friendly(W, md, (uint64_t)_mm256_extract_epi64(low, 0),
+                           (uint64_t)_mm256_extract_epi64(low, 1), low, &c, y);
+    else
+        quotients(W, md, k2, (uint64_t)_mm256_extract_epi64(low, 0),
+                  (uint64_t)_mm256_extract_epi64(low, 1), low, &c, y);
     for (size_t k = 0; k < nb; k++) {
         /* first in program order: work that does not wait for the quotients */
         if (k + 1 < nb)
@@ -308,7 +361,9 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
         uint64_t l1 = T[4 * k + 5] + md[5] * y[0] + md[4] * y[1] + md[3] * y[2] + md[2] * y[3];
         reduce(1, 1, T, k, SM, y, &low);
         uint64_t ynext[4] = { 0, 0, 0, 0 };
-        if (k + 1 < nb)
+        if (k + 1 < nb && friendly)
+            quotients_friendly(W, md, l0, l1, low, &c, ynext);
+        else if (k + 1 < nb)
             quotients(W, md, k2, l0, l1, low, &c, ynext);
         reduce(2, nb, T, k, SM, y, &low);
         if (k + 1 < nb) {
@@ -325,7 +380,7 @@ INLINE void sqr_body(const unsigned W, const size_t D, uint64_t *r, const uint64
 #define SQR_KERNEL(W, D)                                                                     \
     void ctbn_avx2_sqr##D(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod)          \
     {                                                                                        \
-        sqr_body(W, D, r, a, mod);                                                           \
+        sqr_body(W, D, 0, r, a, mod);                                                        \
     }
 
 SQR_KERNEL(29, 36)
@@ -333,6 +388,15 @@ SQR_KERNEL(28, 56)
 SQR_KERNEL(29, 72)
 SQR_KERNEL(29, 108)
 SQR_KERNEL(29, 144)
+
+#define SQRF_KERNEL(W, D)                                                                    \
+    void ctbn_avx2_sqr##D##f(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod)       \
+    {                                                                                        \
+        sqr_body(W, D, 1, r, a, mod);                                                        \
+    }
+
+SQRF_KERNEL(28, 56)
+SQRF_KERNEL(29, 72)
 
 ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits)
 {
@@ -349,5 +413,17 @@ ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits)
         return ctbn_avx2_sqr144;
     default:
         return NULL;
+    }
+}
+
+ctbn_avx2_sqr_fn *ctbn_avx2_sqrf_for(size_t digits)
+{
+    switch (digits) {
+    case 56:
+        return ctbn_avx2_sqr56f;
+    case 72:
+        return ctbn_avx2_sqr72f;
+    default:
+        return NULL; /* 36: no friendly form (avx2.h); 108, 144: public moduli only */
     }
 }

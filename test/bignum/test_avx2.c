@@ -426,12 +426,15 @@ static void test_friendly(void **state)
         unsigned w = ctbn_avx2_digit_bits(n);
         if (!ctbn_avx2_friendly(n)) {
             /* 1024 bits: 36 digits of 29 bits cannot hold 4 m~ (avx2.h) */
+            assert_null(ctbn_avx2_sqrf_for(digits));
             assert_true(w * digits < 64 * n + w + 2);
             continue;
         }
         assert_true(w * digits >= 64 * n + w + 2);
         ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_ammf_x1_for(digits);
         assert_non_null(amm);
+        ctbn_avx2_sqr_fn *sqrf = ctbn_avx2_sqrf_for(digits), *sqrg = ctbn_avx2_sqr_for(digits);
+        assert_non_null(sqrf);
         for (int it = 0; it < 24; it++) {
             struct modulus md;
             if (it < MOD_KINDS)
@@ -486,9 +489,21 @@ static void test_friendly(void **state)
                 memset(r, 0x5A, sizeof(r));
                 amm(r, a, b, mod);
                 expect_amm("friendly amm", r, a, b, &mdt, w, digits);
+                /* the friendly squaring: the AMM contract, and digit for digit the
+                 * generic squaring's result on the same modulus */
+                _Alignas(32) uint64_t rs[CTBN_AVX2_MAX_SPAN], rg[CTBN_AVX2_MAX_SPAN];
+                memset(rs, 0x5A, sizeof(rs));
+                sqrf(rs, a, mod);
+                expect_amm("friendly sqr", rs, a, a, &mdt, w, digits);
+                sqrg(rg, a, mod);
+                expect_amm("generic sqr, friendly modulus", rg, a, a, &mdt, w, digits);
+                assert_memory_equal(rs, rg, CTBN_AVX2_SPAN(digits) * sizeof(uint64_t));
                 memcpy(a0, a, sizeof(a));
                 amm(a, a, a, mod);
                 expect_amm("friendly square in place", a, a0, a0, &mdt, w, digits);
+                memcpy(rs, a0, sizeof(rs));
+                sqrf(rs, rs, mod);
+                expect_amm("friendly sqr in place", rs, a0, a0, &mdt, w, digits);
             }
             max_lazy(a, &mdt, w, digits, 1);
             for (int q = 0; q < 200; q++) {
@@ -496,6 +511,12 @@ static void test_friendly(void **state)
                 amm(a, a, a, mod);
             }
             expect_amm("friendly squaring chain end", a, a0, a0, &mdt, w, digits);
+            max_lazy(a, &mdt, w, digits, 1);
+            for (int q = 0; q < 200; q++) {
+                memcpy(a0, a, sizeof(a));
+                sqrf(a, a, mod);
+            }
+            expect_amm("friendly sqr chain end", a, a0, a0, &mdt, w, digits);
 
             /* back modulo m: x = 0, m, m~, m~ - 1 and random below m~, lazy digits */
             for (int k = 0; k < 8; k++) {
