@@ -6,10 +6,15 @@
  * per digit position, carried only at the end and, with W = 29, every 24 steps (avx2.h
  * bounds the lanes below 2^63.6). For block k (digits b[4k..4k+3]):
  *
- *  - scalar: the four Montgomery quotient digits y_j = t_j k0 mod 2^W, where t_j is lane
- *    4k+j with everything the block adds to it below j (a[i] b_j' and m[i] y_j' with
- *    i + j' = j) and the carry out of the lanes below; lanes 4k..4k+3 are then done, their
- *    sum is 0 mod 2^(4W) and only its carry c goes on (into lane 4k+4);
+ *  - scalar: the four Montgomery quotient digits y_j, in two pairs: y_j + y_(j+1) 2^W =
+ *    -(t_j + t_(j+1) 2^W) m^-1 mod 2^(2W), one multiplication by k2 = -m^-1 mod 2^(2W)
+ *    per pair, where t_j is lane 4k+j with everything the block adds to it below j
+ *    (a[i] b_j' and m[i] y_j' with i + j' = j) and the carry out of the lanes below;
+ *    lanes 4k..4k+3 are then done, their sum is 0 mod 2^(4W) and only its carry c goes
+ *    on (into lane 4k+4). One digit at a time (y_j = t_j k0 mod 2^W, four dependent
+ *    steps of three multiplications) was 4-5% slower at every D: `bench` A/B of the two
+ *    forms in one process, Zen 3, 572 / 597, 1154 / 1219, 1831 / 1919 TSC ticks at
+ *    D = 36 / 56 / 72 (the same digits out);
  *  - vector: lanes 4k+4 .. 4k+D+3 += a b_j + m y_j for j = 0..3, the digits of a and m read
  *    shifted by j lanes (unaligned loads over the span's zero pads), one vector of 4 lanes
  *    at a time; lanes 4k..4k+3 are not computed again (the scalar step has them).
@@ -62,7 +67,7 @@
 static inline __attribute__((always_inline)) void quotients(const unsigned W,
                                                             const int friendly,
                                                             const uint64_t *ad,
-                                                            const uint64_t *md, uint64_t k0,
+                                                            const uint64_t *md, uint64_t k2,
                                                             const uint64_t *bk, __m256i low,
                                                             uint64_t *c, uint64_t y[4])
 {
@@ -76,11 +81,11 @@ static inline __attribute__((always_inline)) void quotients(const unsigned W,
     const uint64_t mask = ((uint64_t)1 << W) - 1;
     if (friendly) {
         /*
-         * m = -1 mod 2^W (m0 = 2^W - 1, k0 = 1): y = t mod 2^W, and t + m0 y = t - y + y 2^W
+         * m = -1 mod 2^W (m0 = 2^W - 1, k2 not read): y = t mod 2^W, and t + m0 y = t - y + y 2^W
          * with t - y a multiple of 2^W, so the carry is (t >> W) + y: no multiplication on
          * the chain from one digit to the next but m1 y.
          */
-        (void)k0;
+        (void)k2;
         (void)m0;
         uint64_t t = l0 + *c + a0 * b0;
         uint64_t y0 = t & mask;
@@ -100,18 +105,23 @@ static inline __attribute__((always_inline)) void quotients(const unsigned W,
         y[3] = y3;
         return;
     }
-    uint64_t t = l0 + *c + a0 * b0;
-    uint64_t y0 = (t * k0) & mask;
-    uint64_t cc = (t + m0 * y0) >> W;
-    t = l1 + cc + a1 * b0 + a0 * b1 + m1 * y0;
-    uint64_t y1 = (t * k0) & mask;
-    cc = (t + m0 * y1) >> W;
-    t = l2 + cc + a2 * b0 + a1 * b1 + a0 * b2 + m2 * y0 + m1 * y1;
-    uint64_t y2 = (t * k0) & mask;
-    cc = (t + m0 * y2) >> W;
-    t = l3 + cc + a3 * b0 + a2 * b1 + a1 * b2 + a0 * b3 + m3 * y0 + m2 * y1 + m1 * y2;
-    uint64_t y3 = (t * k0) & mask;
-    *c = (t + m0 * y3) >> W;
+    /* two digits per multiplication, by k2 = -m^-1 mod 2^(2W) (the squaring's quotients,
+     * avx2_sqr.c): y0 + y1 2^W = -(lane 0 + lane 1 2^W) m^-1 mod 2^(2W), where lane 1 is
+     * taken before the carry from lane 0 (that carry is part of lane 0's value), in 64-bit
+     * arithmetic that may wrap (only the low 2W bits count) */
+    const uint64_t mask2 = ((uint64_t)1 << (2 * W)) - 1;
+    uint64_t t0 = l0 + *c + a0 * b0;
+    uint64_t t1 = l1 + a1 * b0 + a0 * b1;
+    uint64_t q = ((t0 + (t1 << W)) * k2) & mask2;
+    uint64_t y0 = q & mask, y1 = q >> W;
+    uint64_t cc = (t0 + m0 * y0) >> W;
+    cc = (t1 + cc + m1 * y0 + m0 * y1) >> W;
+    uint64_t t2 = l2 + cc + a2 * b0 + a1 * b1 + a0 * b2 + m2 * y0 + m1 * y1;
+    uint64_t t3 = l3 + a3 * b0 + a2 * b1 + a1 * b2 + a0 * b3 + m3 * y0 + m2 * y1;
+    q = ((t2 + (t3 << W)) * k2) & mask2;
+    uint64_t y2 = q & mask, y3 = q >> W;
+    cc = (t2 + m0 * y2) >> W;
+    *c = (t3 + cc + m1 * y2 + m0 * y3) >> W;
     y[0] = y0;
     y[1] = y1;
     y[2] = y2;
@@ -208,12 +218,13 @@ static inline __attribute__((always_inline)) void amm_body(const unsigned W, con
      * scalar chain overlaps the bulk of the vector work.
      */
     uint64_t y[4];
-    quotients(W, friendly, ad, md, mod->k0, bd, low, &c, y);
+    const uint64_t k2 = friendly ? 0 : ctbn_avx2_k2(W, md, mod->k0);
+    quotients(W, friendly, ad, md, k2, bd, low, &c, y);
     for (size_t k = 0; k < nb; k++) {
         accumulate(W, D, 1, 1, T, k, ad, md, bd + 4 * k, y, &low);
         uint64_t ynext[4];
         if (k + 1 < nb)
-            quotients(W, friendly, ad, md, mod->k0, bd + 4 * (k + 1), low, &c, ynext);
+            quotients(W, friendly, ad, md, k2, bd + 4 * (k + 1), low, &c, ynext);
         accumulate(W, D, 2, nb, T, k, ad, md, bd + 4 * k, y, &low);
         if (W == 29 && (k + 1) % 6 == 0 && k + 1 < nb)
             mid_pass(W, D, T, k);

@@ -184,15 +184,6 @@ INLINE void quotients_friendly(const unsigned W, const uint64_t *md, uint64_t l0
     y[3] = y3;
 }
 
-/* -m^-1 mod 2^(2W) from k0 = -m^-1 mod 2^W (one Newton step). CT: values secret. */
-INLINE uint64_t k0_double(const unsigned W, const uint64_t *md, uint64_t k0)
-{
-    uint64_t m = md[0] + (md[1] << W); /* m mod 2^(2W) (normalized digits) */
-    uint64_t inv = (uint64_t)0 - k0;   /* m^-1 mod 2^W */
-    inv *= 2 - m * inv;                /* m^-1 mod 2^(2W) */
-    return ((uint64_t)0 - inv) & (((uint64_t)1 << (2 * W)) - 1);
-}
-
 /*
  * Part of reduction block k: lanes 4k+4v .. 4k+4v+3 of T += sum_s SM[s][4v..] y_s for v in
  * [v0, v1]; v = 1 (the next block's quotient lanes) goes to *low instead of T.
@@ -342,7 +333,7 @@ INLINE void sqr_body(const unsigned W, const size_t D, const int friendly, uint6
 
     square_block(D, T, 0, ad, SA);
     __m256i low = _mm256_load_si256((const __m256i *)T);
-    const uint64_t k2 = friendly ? 0 : k0_double(W, md, mod->k0);
+    const uint64_t k2 = friendly ? 0 : ctbn_avx2_k2(W, md, mod->k0);
     uint64_t c = 0, y[4];
     if (friendly)
         quotients_friendly(W, md, (uint64_t)_mm256_extract_epi64(low, 0),
