@@ -1,7 +1,7 @@
 /*
  * Lane helpers shared by the AVX2 kernels (avx2_amm.c, avx2_sqr.c): the carry pass over
- * 64-bit lanes, the end of an almost-Montgomery product and the quotient pairs' constant. Private to those two files;
- * compiled with their flags (-mavx2).
+ * 64-bit lanes, the end of an almost-Montgomery product and the quotient pairs' constant.
+ * Private to those two files; compiled with their flags (-mavx2).
  *
  * CT: every trip count and address depends on W, D and nb (public); the lanes' values are
  * secret and only meet shifts, masks, permutes, blends and additions.

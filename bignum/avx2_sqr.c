@@ -20,9 +20,9 @@
  *    and the diagonal a_j^2 (lane 2j) is added there from one VPMULUDQ of a's digits spread
  *    to even lanes;
  *  - reduce block k: the four quotient digits y_j from lanes 4k..4k+3 in scalar code, two
- *    digits per multiplication by -m^-1 mod 2^(2W) (the AMM does one digit per step: its
- *    chain of dependent multiplications is twice as long), then lanes 4k+4 .. 4k+D+3 +=
- *    SM[s] y_(4k+s).
+ *    digits per multiplication by -m^-1 mod 2^(2W) (the AMM now does the same; one digit
+ *    per step makes the chain of dependent multiplications twice as long), then lanes
+ *    4k+4 .. 4k+D+3 += SM[s] y_(4k+s).
  *
  * Block k of the reduction needs lanes 4k..4k+3 complete: square block k' reaches them
  * only if 8k' <= 4k+3, so k' <= k/2. The loop does, for k = 0..D/4-1: square block k+1
@@ -55,8 +55,9 @@
  *
  * Measured (`bench_avx2_ct cycles`, Zen 3, shared machine, TSC ticks per call, two runs):
  * 483-494 / 938-970 / 1565-1597 at D = 36 / 56 / 72, against 646-648 / 1193-1210 /
- * 1955-1956 for the AMM kernel's AMM(a, a) (0.75 / 0.79 / 0.80). With the quotients one
- * digit at a time, as in the AMM, and the lanes only from the vector: 0.87 to 0.90. Less
+ * 1955-1956 for the AMM kernel's AMM(a, a) (0.75 / 0.79 / 0.80; the AMM then took its
+ * quotients one digit at a time). With the quotients one digit at a time here too, and the
+ * lanes only from the vector: 0.87 to 0.90. Less
  * than the product count promises (0.75) at D = 56 and 72: the kernel does one VPADDQ per
  * VPMULUDQ and about as many vector loads, and the core does not hide all of the quotient
  * chain (about 25-30 cycles per block) behind the vector work: with the chain cut (wrong

@@ -504,6 +504,7 @@ static void test_friendly(void **state)
                 memcpy(rs, a0, sizeof(rs));
                 sqrf(rs, rs, mod);
                 expect_amm("friendly sqr in place", rs, a0, a0, &mdt, w, digits);
+                assert_memory_equal(rs, rg, CTBN_AVX2_SPAN(digits) * sizeof(uint64_t));
             }
             max_lazy(a, &mdt, w, digits, 1);
             for (int q = 0; q < 200; q++) {
@@ -511,10 +512,13 @@ static void test_friendly(void **state)
                 amm(a, a, a, mod);
             }
             expect_amm("friendly squaring chain end", a, a0, a0, &mdt, w, digits);
+            /* a chain of friendly squarings, every step digit for digit the generic one's */
             max_lazy(a, &mdt, w, digits, 1);
             for (int q = 0; q < 200; q++) {
                 memcpy(a0, a, sizeof(a));
                 sqrf(a, a, mod);
+                sqrg(r, a0, mod);
+                assert_memory_equal(a, r, CTBN_AVX2_SPAN(digits) * sizeof(uint64_t));
             }
             expect_amm("friendly sqr chain end", a, a0, a0, &mdt, w, digits);
 
