@@ -7,12 +7,13 @@
  *                                   back to back (pair), the AVX2 squaring kernel (sqr,
  *                                   avx2_sqr.c) against the AMM squaring (x1 is a
  *                                   chain AMM(a, a)), and the ADX mont_mul / mont_sqr, at 1024,
- *                                   1536 and 2048 bits.
+ *                                   1536 and 2048 bits; at 1536 and 2048 bits also the AMM
+ *                                   and the squaring on a Montgomery-friendly modulus
+ *                                   (their friendly forms, the ones the modexp runs).
  *   bench_avx2_ct modexp2           CPU microseconds per ctbn_modexp2_ct (both CRT halves) on the
  *                                   avx2 and adx backends, interleaved, at 512 to 2048
  *                                   bits, minimum of 21 interleaved rounds: the measurements
  *                                   behind the avx2 backend's size table (avx2_modexp.c).
-<<<<<<< HEAD
  *   bench_avx2_ct public            TSC ticks per public-exponent modexp (e = 3, 5, 17, 257,
  *                                   65537, a random 64-bit e) on the avx2 hook (without
  *                                   its size table) and on the generic path on the ADX
@@ -21,14 +22,10 @@
  *                                   doublings and two AMMs, the set-ups not taken: the
  *                                   measurements behind the hook's table
  *                                   (avx2_exp_public.c).
- *   bench_avx2_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_avx2_modexp2_ct at 1024
- *                                   bits (and 2048 with a tenth of the samples): class 0 = a
-=======
  *   bench_avx2_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_avx2_modexp2_ct at 1024,
  *                                   1536 and 2048 bits (the last two on the Montgomery-friendly
  *                                   moduli), SAMPLES each (about 12 minutes at the
  *                                   default on Zen 3): class 0 = a
->>>>>>> friendly
  *                                   fixed exponent (zero), class 1 = random exponents, classes
  *                                   interleaved at random, random bases in both; one
  *                                   rdtsc-timed call per sample. |t| uncropped and cropped at
@@ -149,7 +146,20 @@ static void cycles_size(size_t bits)
     ctbn_avx2_sqr_fn *sq = ctbn_avx2_sqr_for(digits);
     _Alignas(32) uint64_t a3[CTBN_AVX2_MAX_SPAN];
     memcpy(a3, mod1->rr, sizeof(a3));
-    double t[5][BATCHES];
+    /* the friendly forms on c1's friendly multiple, where the modexp takes them */
+    ctbn_avx2_amm_x1_fn *fx1 = ctbn_avx2_ammf_x1_for(digits);
+    ctbn_avx2_sqr_fn *fsq = ctbn_avx2_sqrf_for(digits);
+    ctbn_avx2_mod *fmod = aligned_alloc(32, sizeof(*fmod));
+    if (fmod == NULL)
+        die("out of memory");
+    _Alignas(32) uint64_t f1[CTBN_AVX2_MAX_SPAN], f2[CTBN_AVX2_MAX_SPAN];
+    if (fx1 != NULL && fsq != NULL) {
+        ctbn_limb ftmp[CTBN_AVX2_FRIENDLY_SCRATCH(CTBN_MAX_LIMBS)];
+        ctbn_avx2_mod_init_friendly(fmod, c1, ftmp);
+        memcpy(f1, fmod->rr, sizeof(f1));
+        memcpy(f2, fmod->rr, sizeof(f2));
+    }
+    double t[7][BATCHES];
     for (int k = 0; k < BATCHES; k++) {
         uint64_t t0 = __rdtsc();
         for (int i = 0; i < ITERS; i++)
@@ -170,6 +180,18 @@ static void cycles_size(size_t bits)
             sq(a3, a3, mod1);
         uint64_t t5 = __rdtsc();
         t[4][k] = (double)(t5 - t4) / ITERS;
+        t[5][k] = t[6][k] = 0;
+        if (fx1 != NULL && fsq != NULL) {
+            uint64_t u0 = __rdtsc();
+            for (int i = 0; i < ITERS; i++)
+                fx1(f1, f1, f1, fmod);
+            uint64_t u1 = __rdtsc();
+            for (int i = 0; i < ITERS; i++)
+                fsq(f2, f2, fmod);
+            uint64_t u2 = __rdtsc();
+            t[5][k] = (double)(u1 - u0) / ITERS;
+            t[6][k] = (double)(u2 - u1) / ITERS;
+        }
         t[0][k] = (double)(t1 - t0) / ITERS;
         t[1][k] = (double)(t2 - t1) / ITERS;
         t[2][k] = (double)(t3 - t2) / ITERS;
@@ -181,13 +203,19 @@ static void cycles_size(size_t bits)
     double mfloor = 2.0 * (double)(n * n) * mulx_ticks;
     /* the squaring's floor: D(D+1)/2 + D^2 products, four per VPMULUDQ */
     double sfloor = (double)(digits * (digits + 1) / 2 + digits * digits) / 4 * vpmuludq_ticks;
-    printf("| %4zu | %2zu | %6.0f | %6.0f (%5.0f each) | %5.0f | %6.0f | %4.2f | %5.0f | %6.0f "
-           "| %6.0f | %5.0f |\n",
+    char fa[16] = "-", fs[16] = "-";
+    if (fx1 != NULL && fsq != NULL) {
+        snprintf(fa, sizeof(fa), "%.0f", min_of(t[5], BATCHES));
+        snprintf(fs, sizeof(fs), "%.0f", min_of(t[6], BATCHES));
+    }
+    printf("| %4zu | %2zu | %6.0f | %6.0f (%5.0f each) | %6s | %5.0f | %6.0f | %6s | %4.2f "
+           "| %5.0f | %6.0f | %6.0f | %5.0f |\n",
            bits, digits, min_of(t[0], BATCHES), min_of(t[1], BATCHES),
-           min_of(t[1], BATCHES) / 2, vfloor, min_of(t[4], BATCHES),
+           min_of(t[1], BATCHES) / 2, fa, vfloor, min_of(t[4], BATCHES), fs,
            min_of(t[4], BATCHES) / min_of(t[0], BATCHES), sfloor, min_of(t[2], BATCHES),
            min_of(t[3], BATCHES), mfloor);
     fflush(stdout);
+    free(fmod);
     free(mod1);
     free(mod2);
     free(c1);
@@ -203,12 +231,14 @@ static void cycles(void)
     printf("TSC ticks per call, minimum of %d batches of %d (the TSC runs at the nominal "
            "clock, not the core's); floors: the AMM's D^2/2 VPMULUDQ and the squaring's "
            "(D(D+1)/2 + D^2)/4 at %.2f per tick, the ADX multiplication's 2 n^2 MULX at "
-           "%.2f per tick (both measured here); /x1: sqr over AMM x1\n\n",
+           "%.2f per tick (both measured here); /x1: sqr over AMM x1; friendly: the kernel's "
+           "friendly form on the modulus' Montgomery-friendly multiple (the modexp's kernels "
+           "at 1536 and 2048 bits)\n\n",
            BATCHES, ITERS, 1 / vpmuludq_ticks, 1 / mulx_ticks);
-    printf("| bits | D  | AMM x1 | AMM pair            | floor | sqr    | /x1  | floor | adx mul "
-           "| adx sqr | floor |\n");
-    printf("|------|----|--------|---------------------|-------|--------|------|-------|---------"
-           "|---------|-------|\n");
+    printf("| bits | D  | AMM x1 | AMM pair            | friendly | floor | sqr    | friendly "
+           "| /x1  | floor | adx mul | adx sqr | floor |\n");
+    printf("|------|----|--------|---------------------|----------|-------|--------|----------"
+           "|------|-------|---------|---------|-------|\n");
     static const size_t sizes[] = { 1024, 1536, 2048 };
     for (size_t i = 0; i < 3; i++)
         cycles_size(sizes[i]);
