@@ -78,7 +78,7 @@ unsigned ctbn_avx2_public_digit_bits(size_t n);
 typedef struct ctbn_avx2_mod {
     _Alignas(32) uint64_t m[CTBN_AVX2_MAX_SPAN];  /* span of the modulus */
     _Alignas(32) uint64_t rr[CTBN_AVX2_MAX_SPAN]; /* span of R'^2 mod m */
-    uint64_t k0;                                  /* -m^-1 mod 2^W (1 when friendly) */
+    uint64_t k2; /* -m^-1 mod 2^(2W): the kernels' quotient pairs (not read when friendly) */
     size_t digits;                                /* D (public) */
     unsigned bits;                                /* W (public) */
 } ctbn_avx2_mod;
@@ -120,7 +120,7 @@ void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
                           size_t digits);
 
 /*
- * mod := ctx's modulus in radix 2^W, k0, and R'^2 mod m (R' = 2^(W D)) from ctx->rr by
+ * mod := ctx's modulus in radix 2^W, k2, and R'^2 mod m (R' = 2^(W D)) from ctx->rr by
  * 2 W D - 128 n modular doublings. Requires ctbn_avx2_public_digits(ctx->n) != 0 (D and W
  * from ctbn_avx2_public_digits / _digit_bits: for the private sizes the same as
  * ctbn_avx2_digits / _digit_bits). scratch: ctx->n limbs.
@@ -133,7 +133,7 @@ void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scr
  */
 
 /*
- * mod := m~ = k0 m (see above) in radix 2^W, k0 := 1, and R'^2 mod m~ (almost reduced,
+ * mod := m~ = k0 m (see above) in radix 2^W, k2 := -m~^-1 mod 2^(2W), and R'^2 mod m~ (almost reduced,
  * < 2 m~), for ctx's modulus m. Requires ctbn_avx2_friendly(ctx->n). scratch:
  * CTBN_AVX2_FRIENDLY_SCRATCH(ctx->n) limbs. CT: only ctx->n and ctx->bits leak; m (a
  * secret prime) and m~ do not.
@@ -172,7 +172,7 @@ ctbn_avx2_amm_x1_fn *ctbn_avx2_amm_x1_for(size_t digits);
 
 /* The same for Montgomery-friendly moduli only (D = 56, 72; NULL for any other D; mod from
  * ctbn_avx2_mod_init_friendly:
- * m = -1 mod 2^W; k0 is not read). Same contract otherwise. CT: as above. */
+ * m = -1 mod 2^W; k2 is not read). Same contract otherwise. CT: as above. */
 ctbn_avx2_amm_x1_fn ctbn_avx2_amm36f_x1, ctbn_avx2_amm56f_x1, ctbn_avx2_amm72f_x1;
 ctbn_avx2_amm_x1_fn *ctbn_avx2_ammf_x1_for(size_t digits);
 
@@ -196,7 +196,7 @@ ctbn_avx2_sqr_fn ctbn_avx2_sqr36, ctbn_avx2_sqr56, ctbn_avx2_sqr72, ctbn_avx2_sq
 ctbn_avx2_sqr_fn *ctbn_avx2_sqr_for(size_t digits);
 
 /* The same squaring for Montgomery-friendly moduli (ctbn_avx2_mod_init_friendly: m = -1 mod
- * 2^W; k0 is not read), D = 56 and 72; NULL for any other D. Same contract and the same r
+ * 2^W; k2 is not read), D = 56 and 72; NULL for any other D. Same contract and the same r
  * (digit for digit) as the generic kernel on such a modulus, with a shorter chain of
  * dependent multiplications for the quotients (avx2_sqr.c). CT: as above. */
 ctbn_avx2_sqr_fn ctbn_avx2_sqr56f, ctbn_avx2_sqr72f;

@@ -220,7 +220,7 @@ static inline __attribute__((always_inline)) void amm_body(const unsigned W, con
      * scalar chain overlaps the bulk of the vector work.
      */
     uint64_t y[4];
-    const uint64_t k2 = friendly ? 0 : ctbn_avx2_k2(W, md, mod->k0);
+    const uint64_t k2 = mod->k2;
     quotients(W, friendly, ad, md, k2, bd, low, &c, y);
     for (size_t k = 0; k < nb; k++) {
         accumulate(W, D, 1, 1, T, k, ad, md, bd + 4 * k, y, &low);

@@ -133,7 +133,7 @@ void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scr
     unsigned w = ctbn_avx2_public_digit_bits(n);
     mod->digits = digits;
     mod->bits = w;
-    mod->k0 = ctx->m0inv & (((uint64_t)1 << w) - 1); /* -m^-1 mod 2^64, reduced mod 2^w */
+    mod->k2 = ctx->m0inv & (((uint64_t)1 << (2 * w)) - 1); /* -m^-1 mod 2^64, mod 2^(2w) */
     ctbn_avx2_from_radix64(mod->m, w, digits, ctx->m, n);
 
     /* R'^2 = 2^(2 w D) = 2^(128 n) * 2^(2 w D - 128 n) mod m: doublings of rr (< m). */

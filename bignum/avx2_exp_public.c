@@ -237,7 +237,7 @@ int ctbn_avx2_exp_public_any(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb
 
     /* only the first span lanes of each are used, and wiped */
     struct {
-        ctbn_avx2_mod mod; /* m, R'^2 mod m, k0 */
+        ctbn_avx2_mod mod; /* m, R'^2 mod m, k2 */
         _Alignas(32) uint64_t bw[CTBN_AVX2_MAX_SPAN];
         _Alignas(32) uint64_t base[CTBN_AVX2_MAX_SPAN];
         _Alignas(32) uint64_t acc[CTBN_AVX2_MAX_SPAN];
@@ -245,7 +245,7 @@ int ctbn_avx2_exp_public_any(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb
     } s;
     s.mod.digits = digits;
     s.mod.bits = w;
-    s.mod.k0 = ctx->m0inv & (((uint64_t)1 << w) - 1); /* -m^-1 mod 2^64, reduced mod 2^w */
+    s.mod.k2 = ctx->m0inv & (((uint64_t)1 << (2 * w)) - 1); /* -m^-1 mod 2^64, mod 2^(2w) */
     ctbn_avx2_from_radix64(s.mod.m, w, digits, ctx->m, n);
     ctbn_avx2_from_radix64(s.bw, w, digits, b, n); /* read before r is written (r MAY be b) */
     rr_prime(ctx, digits, w, s.l, s.l + n);

@@ -39,7 +39,11 @@ void ctbn_avx2_mod_init_friendly(ctbn_avx2_mod *mod, const ctbn_mont *ctx,
     mt[n] = carry;
     mod->digits = digits;
     mod->bits = w;
-    mod->k0 = 1;
+    /* -m~^-1 mod 2^(2W), for the generic kernels (the friendly ones do not read it): Newton
+     * from m~^-1 = -1 mod 2^W, one step doubles the bits */
+    uint64_t mlow = mt[0], inv = (uint64_t)0 - 1;
+    inv *= 2 - mlow * inv;
+    mod->k2 = ((uint64_t)0 - inv) & (((uint64_t)1 << (2 * w)) - 1);
     ctbn_avx2_from_radix64(mod->m, w, digits, mt, nn);
 
     /*

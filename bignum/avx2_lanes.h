@@ -1,7 +1,7 @@
 /*
  * Lane helpers shared by the AVX2 kernels (avx2_amm.c, avx2_sqr.c): the carry pass over
- * 64-bit lanes, the end of an almost-Montgomery product and the quotient pairs' constant.
- * Private to those two files; compiled with their flags (-mavx2).
+ * 64-bit lanes and the end of an almost-Montgomery product. Private to those two files;
+ * compiled with their flags (-mavx2).
  *
  * CT: every trip count and address depends on W, D and nb (public); the lanes' values are
  * secret and only meet shifts, masks, permutes, blends and additions.
@@ -61,18 +61,6 @@ static inline __attribute__((always_inline)) void ctbn_avx2_finish(const unsigne
     for (size_t v = 0; v < nb; v++)
         _mm256_store_si256((__m256i *)(r + CTBN_AVX2_PAD + 4 * v), x[v]);
     _mm256_store_si256((__m256i *)(r + CTBN_AVX2_PAD + D), _mm256_setzero_si256());
-}
-
-/* -m^-1 mod 2^(2W) from k0 = -m^-1 mod 2^W (one Newton step), md: m's digits, normalized
- * (< 2^W). The quotient pairs of both kernels multiply by it. CT: values secret. */
-static inline __attribute__((always_inline)) uint64_t ctbn_avx2_k2(const unsigned W,
-                                                                  const uint64_t *md,
-                                                                  uint64_t k0)
-{
-    uint64_t m = md[0] + (md[1] << W); /* m mod 2^(2W) */
-    uint64_t inv = (uint64_t)0 - k0;   /* m^-1 mod 2^W */
-    inv *= 2 - m * inv;                /* m^-1 mod 2^(2W) */
-    return ((uint64_t)0 - inv) & (((uint64_t)1 << (2 * W)) - 1);
 }
 
 #endif /* CTRSA_AVX2_LANES_H */

@@ -334,7 +334,7 @@ INLINE void sqr_body(const unsigned W, const size_t D, const int friendly, uint6
 
     square_block(D, T, 0, ad, SA);
     __m256i low = _mm256_load_si256((const __m256i *)T);
-    const uint64_t k2 = friendly ? 0 : ctbn_avx2_k2(W, md, mod->k0);
+    const uint64_t k2 = mod->k2;
     uint64_t c = 0, y[4];
     if (friendly)
         quotients_friendly(W, md, (uint64_t)_mm256_extract_epi64(low, 0),
