@@ -81,8 +81,13 @@ static void amm(const struct kern *k, struct half *h, long r, long a, long b)
 
 /*
  * out := table[idx] (count entries of nv registers). idx is secret.
- * CT: all count entries are loaded in full, in order; idx only enters ctbn_mask_eq, whose
- * all-ones/zero result selects with AND/OR.
+ * CT: all count entries are loaded in full, in order, by plain (unmasked) loads; idx only
+ * enters a vector compare against the running entry number, whose mask register then
+ * selects with a register-to-register blend. The empty asm on each loaded register keeps
+ * the compiler from folding the load into the blend: a merge-masked load might skip the
+ * memory access for masked-off entries, which would show the index to a cache probe.
+ * (One blend per register instead of AND and OR with a broadcast mask: on Sapphire Rapids
+ * the gather went from 5.0% to 4.2% of an RSA-2048 signature's samples under perf.)
  */
 static inline __attribute__((always_inline)) void gather_nv(uint64_t *out,
                                                             const uint64_t *table,
@@ -90,17 +95,21 @@ static inline __attribute__((always_inline)) void gather_nv(uint64_t *out,
                                                             const int nv)
 {
     __m512i acc[5];
+    const __m512i want = _mm512_set1_epi64((long long)idx), one = _mm512_set1_epi64(1);
+    __m512i at = _mm512_setzero_si512(); /* i in every lane */
 #pragma GCC unroll 8
     for (int v = 0; v < nv; v++)
         acc[v] = _mm512_setzero_si512();
     for (size_t i = 0; i < count; i++) {
-        __m512i sel = _mm512_set1_epi64((long long)ctbn_mask_eq(i, idx));
+        const __mmask8 sel = _mm512_cmpeq_epi64_mask(at, want);
+        at = _mm512_add_epi64(at, one);
         const uint64_t *entry = table + i * 8 * (size_t)nv;
 #pragma GCC unroll 8
-        for (int v = 0; v < nv; v++)
-            acc[v] = _mm512_or_si512(acc[v],
-                                     _mm512_and_si512(sel, _mm512_load_si512(
-                                                               (const void *)(entry + 8 * v))));
+        for (int v = 0; v < nv; v++) {
+            __m512i e = _mm512_load_si512((const void *)(entry + 8 * v));
+            __asm__("" : "+v"(e));
+            acc[v] = _mm512_mask_blend_epi64(sel, acc[v], e);
+        }
     }
 #pragma GCC unroll 8
     for (int v = 0; v < nv; v++)
