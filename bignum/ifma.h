@@ -67,12 +67,14 @@ void ctbn_ifma_from_radix64(uint64_t *d, size_t digits, const ctbn_limb *x, size
 void ctbn_ifma_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, size_t digits);
 
 /*
- * mod := the radix 2^52 form of ctx's modulus, k0 and R'^2 mod m (R' = 2^(52 D)), from
- * ctx->rr = 2^(128 n) mod m by 2 n modular doublings (52 D = 65 n). Requires
- * ctbn_ifma_digits(ctx->n) != 0. scratch: ctx->n limbs.
+ * mod := the radix 2^52 form of ctx's modulus, k0 and R'^2 (R' = 2^(52 D) = 2^(65 n)) up to
+ * one m: mod->rr < 2m, normalized, congruent to R'^2 mod m, which is all the AMM kernels
+ * need of an operand. From ctx->rr = 2^(128 n) mod m by two AMMs through 2^(4 n) (the
+ * public path's way into the domain, ifma_exp_public.c; 2 n modular doublings cost about
+ * 1% of an RSA-2048 signature). Requires ctbn_ifma_digits(ctx->n) != 0.
  * CT: only ctx->n leaks; the modulus may be secret (a prime factor).
  */
-void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch);
+void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx);
 
 /* ---------------------------------------------------------------------------------------
  * Almost-Montgomery multiplication (ifma_amm.c)

@@ -239,7 +239,6 @@ static void test_amm(void **state)
 {
     (void)state;
     SEED_TEST();
-    ctbn_limb tmp[CTBN_MAX_LIMBS];
     for (size_t s = 0; s < ARRAY_LEN(ifma_bits); s++) {
         size_t n = CTBN_LIMBS(ifma_bits[s]), digits = ctbn_ifma_digits(n);
         ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
@@ -254,15 +253,31 @@ static void test_amm(void **state)
             ctbn_ifma_mod *mod2 = aligned_alloc(64, sizeof(ctbn_ifma_mod));
             assert_non_null(mod1);
             assert_non_null(mod2);
-            ctbn_ifma_mod_init(mod1, m1.ctx, tmp);
-            ctbn_ifma_mod_init(mod2, m2.ctx, tmp);
-            /* R'^2 mod m is exactly that */
-            BIGNUM *rr = bn_from_digits(mod1->rr, digits), *want = BN_new();
-            BN_set_bit(want, (int)(104 * digits));
-            BN_mod(want, want, m1.bm, oracle_bn_ctx());
-            assert_int_equal(BN_cmp(rr, want), 0);
-            BN_free(rr);
-            BN_free(want);
+            ctbn_ifma_mod_init(mod1, m1.ctx);
+            ctbn_ifma_mod_init(mod2, m2.ctx);
+            /* R'^2 up to one m, as the contract says: rr < 2m and rr = R'^2 mod m, with
+             * digits below 2^52 */
+            for (int c = 0; c < 2; c++) {
+                const ctbn_ifma_mod *md = c ? mod2 : mod1;
+                const struct modulus *mm = c ? &m2 : &m1;
+                for (size_t j = 0; j < CTBN_IFMA_LANES(digits); j++)
+                    assert_true(md->rr[j] <= CTBN_IFMA_MASK52);
+                BIGNUM *rr = bn_from_digits(md->rr, digits), *want = BN_new();
+                BIGNUM *got = BN_new(), *twom = BN_new();
+                assert_non_null(want);
+                assert_non_null(got);
+                assert_non_null(twom);
+                BN_set_bit(want, (int)(104 * digits));
+                BN_mod(want, want, mm->bm, oracle_bn_ctx());
+                BN_mod(got, rr, mm->bm, oracle_bn_ctx());
+                assert_int_equal(BN_cmp(got, want), 0);
+                BN_lshift1(twom, mm->bm);
+                assert_true(BN_cmp(rr, twom) < 0);
+                BN_free(rr);
+                BN_free(want);
+                BN_free(got);
+                BN_free(twom);
+            }
 
             _Alignas(64) uint64_t a1[CTBN_IFMA_MAX_LANES], b1[CTBN_IFMA_MAX_LANES];
             _Alignas(64) uint64_t a2[CTBN_IFMA_MAX_LANES], b2[CTBN_IFMA_MAX_LANES];
@@ -344,7 +359,6 @@ static void test_ams(void **state)
 {
     (void)state;
     SEED_TEST();
-    ctbn_limb tmp[CTBN_MAX_LIMBS];
     for (size_t s = 0; s < ARRAY_LEN(ifma_bits); s++) {
         size_t n = CTBN_LIMBS(ifma_bits[s]), digits = ctbn_ifma_digits(n);
         size_t bytes = CTBN_IFMA_LANES(digits) * sizeof(uint64_t);
@@ -361,8 +375,8 @@ static void test_ams(void **state)
             ctbn_ifma_mod *mod2 = aligned_alloc(64, sizeof(ctbn_ifma_mod));
             assert_non_null(mod1);
             assert_non_null(mod2);
-            ctbn_ifma_mod_init(mod1, m1.ctx, tmp);
-            ctbn_ifma_mod_init(mod2, m2.ctx, tmp);
+            ctbn_ifma_mod_init(mod1, m1.ctx);
+            ctbn_ifma_mod_init(mod2, m2.ctx);
             _Alignas(64) uint64_t a1[CTBN_IFMA_MAX_LANES], a2[CTBN_IFMA_MAX_LANES];
             _Alignas(64) uint64_t r1[CTBN_IFMA_MAX_LANES], r2[CTBN_IFMA_MAX_LANES];
             _Alignas(64) uint64_t w1[CTBN_IFMA_MAX_LANES], w2[CTBN_IFMA_MAX_LANES];
@@ -614,6 +628,28 @@ static void test_modexp_512_edges(void **state)
         check_modexp(&m1, 512);
         modulus_free(&m1);
         modulus_free(&m2);
+    }
+}
+
+/* Moduli with leading zero limbs, down to m near 2^(4n), the power of two that
+ * ctbn_ifma_mod_init multiplies by on its way to R'^2: the modexp hooks against BN. */
+static void test_modexp_short_moduli(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    static const size_t limbs[] = { 8, 16, 24, 32 };
+    for (size_t s = 0; s < ARRAY_LEN(limbs); s++) {
+        size_t n = limbs[s];
+        const size_t bits[] = { 4 * n, 4 * n + 1, 4 * n + 2, 4 * n + 3, 64 * n - 64 };
+        for (size_t b = 0; b < ARRAY_LEN(bits); b++) {
+            struct modulus m1, m2;
+            modulus_make(&m1, n, bits[b], MOD_RANDOM);
+            modulus_make(&m2, n, bits[ARRAY_LEN(bits) - 1 - b], MOD_RANDOM);
+            check_modexp(&m1, bits[b]);
+            check_modexp2(&m1, &m2, bits[b], 64);
+            modulus_free(&m1);
+            modulus_free(&m2);
+        }
     }
 }
 
@@ -951,6 +987,7 @@ int main(void)
         cmocka_unit_test(test_modexp),
         cmocka_unit_test(test_modexp2),
         cmocka_unit_test(test_modexp_512_edges),
+        cmocka_unit_test(test_modexp_short_moduli),
         cmocka_unit_test(test_other_sizes),
         cmocka_unit_test(test_amm_public_sizes),
         cmocka_unit_test(test_public_hook),
