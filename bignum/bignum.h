@@ -224,8 +224,10 @@ void ctbn_from_mont(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a);
 
 /*
  * r (ctx->n limbs) := x mod m, where x has xn limbs (any count, e.g. a 2n-limb CRT input).
- * r MUST NOT alias x. scratch: CTBN_REDUCE_SCRATCH(ctx->n) limbs.
- * CT: only ctx->n and xn leak.
+ * r MUST NOT alias x. scratch: CTBN_REDUCE_SCRATCH(ctx->n) limbs. One Montgomery
+ * multiplication per n-limb chunk below the top one when m's top bit is set (a 2n-limb x
+ * mod a 1024-bit prime: 1 instead of 6), three otherwise.
+ * CT: only ctx->n, xn and the bit length of m (public, as in ctbn_mont_init) leak.
  */
 #define CTBN_REDUCE_SCRATCH(n) (2 * (size_t)(n))
 void ctbn_mod_reduce(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *x, size_t xn,
