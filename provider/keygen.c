@@ -466,6 +466,9 @@ void *ctrsa_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     ctx->cb = cb;
     ctx->cbarg = cbarg;
     int ok = generate_numbers(ctx, g, e, en);
+    /* the engine kernels' frames held values of the secret candidates (Miller-Rabin's
+     * modexps, the derivation of d and the CRT values), whether or not it succeeded */
+    ctrsa_scrub_stack();
     ctx->cb = NULL;
     ctx->cbarg = NULL;
     if (!ok)

@@ -140,4 +140,20 @@ int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32]);
  * later private operation in the thread makes a new one. The provider's teardown calls it. */
 void ctrsa_thread_scratch_release(void);
 
+/*
+ * The engine's kernels keep secret-derived values in their stack frames: the portable and
+ * ADX kernels up to 2 * CTBN_MAX_LIMBS limbs, the AVX2 modexp and its kernels about 27 KB
+ * on the deepest chain (measured with -fstack-usage, gcc 12 -O3 as the release build:
+ * 16.2 KB for the two-half modexp, 9.0 KB for the 72-digit squaring it calls, 8.1 KB for a
+ * half's finish, 7.5 KB for the 72-digit AMM, the kernels' arrays being sized for 144
+ * digits; the AVX2 public path 12.3 KB plus 10.5 KB for the 144-digit squaring). The AVX2
+ * kernels' library is built with -Wstack-usage (bignum/meson.build), a tripwire against a
+ * frame outgrowing this unnoticed.
+ * Overwrite CTRSA_SCRUB_STACK_BYTES below the caller's frame: after a private operation, a
+ * blinding refresh, an encryption (the padded message is secret), a secret taken out of
+ * Montgomery form, or a key generation (Miller-Rabin on the secret candidates).
+ */
+#define CTRSA_SCRUB_STACK_BYTES (32 * 1024)
+void ctrsa_scrub_stack(void);
+
 #endif
