@@ -226,7 +226,8 @@ void ctbn_from_mont(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a);
  * r (ctx->n limbs) := x mod m, where x has xn limbs (any count, e.g. a 2n-limb CRT input).
  * r MUST NOT alias x. scratch: CTBN_REDUCE_SCRATCH(ctx->n) limbs. One Montgomery
  * multiplication per n-limb chunk below the top one when m's top bit is set (a 2n-limb x
- * mod a 1024-bit prime: 1 instead of 6), three otherwise.
+ * mod a 1024-bit prime: 1 instead of 6); otherwise two for the top chunk and three for each
+ * one below.
  * CT: only ctx->n, xn and the bit length of m (public, as in ctbn_mont_init) leak.
  */
 #define CTBN_REDUCE_SCRATCH(n) (2 * (size_t)(n))

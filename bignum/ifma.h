@@ -43,7 +43,7 @@ size_t ctbn_ifma_public_digits(size_t n);
 /* A modulus in radix 2^52 with its Montgomery constants. 64-byte aligned. */
 typedef struct ctbn_ifma_mod {
     _Alignas(64) uint64_t m[CTBN_IFMA_MAX_LANES];  /* the modulus, normalized, zero-padded */
-    _Alignas(64) uint64_t rr[CTBN_IFMA_MAX_LANES]; /* R'^2 mod m, normalized */
+    _Alignas(64) uint64_t rr[CTBN_IFMA_MAX_LANES]; /* R'^2 mod m up to one m: < 2m */
     uint64_t k0;                                   /* -m^-1 mod 2^52 */
     size_t digits;                                 /* D (public) */
 } ctbn_ifma_mod;
@@ -80,6 +80,8 @@ void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx);
  * Almost-Montgomery multiplication (ifma_amm.c)
  *
  * r := AMM(a, b) modulo mod->m, normalized. a and b normalized, a, b < 2m (each < 2^(52D)).
+ * (What r < 2m needs is a b < m R': (a b + Q m) / R' with Q < R'. ctbn_ifma_mod_init passes
+ * b = 2^(4n), which can exceed 2m for a modulus with leading zero limbs, with a < m.)
  * r MAY alias a or b. All arrays 64-byte aligned, CTBN_IFMA_LANES(D) lanes; pad lanes of a
  * and b must be zero, those of r are written zero.
  * The _x2 forms do two independent AMMs (the CRT halves, same D) in one interleaved pass:

@@ -141,8 +141,8 @@ ALWAYS_INLINE void SFX(store_pad)(uint64_t *r, int nd, int nv)
  * One Montgomery reduction step on the accumulator x (nv registers, lane j = digit i + j):
  * q := lo52(x_0 k0), x += q M (lo halves in place, hi halves one digit up), then x shifts
  * down one lane; lane 0 was c 2^52 exactly and c goes into the new lane 0.
- * lo_extra/hi_extra are optional products for the same step (the a_i B of a
- * multiplication), added by the caller before this runs (lo) or passed in h (hi).
+ * h holds high halves already made for the same step (zero for the squaring's reduction,
+ * its only caller: the AMM has its own step), added after the shift.
  * CT: data only.
  */
 ALWAYS_INLINE void SFX(reduce_step)(V *x, V *h, V q, const V *mv, int nv)

@@ -5,15 +5,14 @@
  * exponent with the single almost-Montgomery kernels (ctbn_ifma_amm*_x1).
  *
  * Into the domain of R' = 2^(52 D) = 2^(65 n) without a per-modulus constant. The context
- * holds X = R^2 mod m = 2^(128 n) mod m (radix 2^64); R'^2 is not there, and deriving it by
- * 2 n modular doublings (ctbn_ifma_mod_init) costs more than the whole exponentiation's
- * conversions. Three AMMs do it instead, two of them independent (one _x2 call where the
- * size has one):
+ * holds X = R^2 mod m = 2^(128 n) mod m (radix 2^64); R'^2 is not there (ctbn_ifma_mod_init
+ * derives it by two dependent AMMs, and b R' would take a third). Three AMMs do it here,
+ * two of them independent (one _x2 call where the size has one):
  *     U    = AMM(b, X)       = b 2^(128n - 65n)           = b 2^(63 n)
  *     T    = AMM(X, 2^(4n))  = 2^(128n + 4n - 65n)        = 2^(67 n)
  *     base = AMM(U, T)       = b 2^(63n + 67n - 65n)      = b R'
- * 2^(4n) is a single set bit (n >= 8: well below m). Every value stays below 2m, as the
- * kernels require: b, X < m and 2^(4n) < m give U, T < 2m, and so on.
+ * 2^(4n) is a single set bit. Every value stays below 2m, as the kernels require (a b < m R',
+ * ifma.h): b, X < m give U < 2m; X < m and 2^(4n) < R' give T < 2m, for any m; and so on.
  *
  * Out of it in the last multiplication, as the generic path does (exp_public_vartime.c):
  * when the last bit of e is set (always, for odd RSA exponents) it multiplies by b in

@@ -10,12 +10,13 @@ void ctbn_mod_reduce(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *x, siz
 {
     size_t n = ctx->n;
     ctbn_limb *chunk = scratch;
-    ctbn_limb *one = scratch + n;
+    ctbn_limb *one = scratch + n; /* 1, for chunk R / R: only without the top bit */
     /* m with its top bit set (every RSA prime and modulus of a whole number of limbs):
      * a chunk is below 2^(64 n) < 2m, so one conditional subtraction reduces it; otherwise
      * chunk R / R, two Montgomery multiplications. Public: the bit length of m. */
     const int top_bit_set = ctx->bits == 64 * n;
-    ctbn_set_u64(one, n, 1);
+    if (!top_bit_set)
+        ctbn_set_u64(one, n, 1);
     ctbn_zero(r, n);
 
     size_t chunks = (xn + n - 1) / n;

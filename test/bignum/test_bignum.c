@@ -848,6 +848,13 @@ static void check_mod_reduce(struct modulus *md)
         BN_free(bx);
         free(x);
     }
+    /* no limbs at all: zero */
+    ctbn_limb none[1] = { 0 };
+    memset(r, 0xA5, n * sizeof(ctbn_limb));
+    ctbn_mod_reduce(md->ctx, r, none, 0, scratch);
+    BN_zero(want);
+    report_begin("mod_reduce xn=0, %zu-bit m", md->bits);
+    expect_limbs_bn("empty x mod m", r, n, want);
     BN_free(want);
     free(r);
     free(scratch);

@@ -631,8 +631,9 @@ static void test_modexp_512_edges(void **state)
     }
 }
 
-/* Moduli with leading zero limbs, down to m near 2^(4n), the power of two that
- * ctbn_ifma_mod_init multiplies by on its way to R'^2: the modexp hooks against BN. */
+/* Moduli with leading zero limbs, down to 2 and 40 bits, below and around 2^(4n), the
+ * power of two that ctbn_ifma_mod_init multiplies by on its way to R'^2 (above 2m for the
+ * smallest): the modexp hooks against BN. */
 static void test_modexp_short_moduli(void **state)
 {
     (void)state;
@@ -640,7 +641,7 @@ static void test_modexp_short_moduli(void **state)
     static const size_t limbs[] = { 8, 16, 24, 32 };
     for (size_t s = 0; s < ARRAY_LEN(limbs); s++) {
         size_t n = limbs[s];
-        const size_t bits[] = { 4 * n, 4 * n + 1, 4 * n + 2, 4 * n + 3, 64 * n - 64 };
+        const size_t bits[] = { 2, 40, 4 * n - 1, 4 * n, 4 * n + 1, 4 * n + 3, 64 * n - 64 };
         for (size_t b = 0; b < ARRAY_LEN(bits); b++) {
             struct modulus m1, m2;
             modulus_make(&m1, n, bits[b], MOD_RANDOM);
