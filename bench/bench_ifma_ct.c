@@ -217,13 +217,13 @@ static void speed_size(size_t bits, size_t rounds, const struct side *sides, siz
 static void amm_cycles(size_t bits)
 {
     size_t n = bits / 64, digits = ctbn_ifma_digits(n);
-    ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS];
+    ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS], tmp[CTBN_MAX_LIMBS];
     ctbn_mont *c1 = make_modulus(n, m1), *c2 = make_modulus(n, m2);
     ctbn_ifma_mod *mod1 = aligned_alloc(64, sizeof(*mod1)), *mod2 = aligned_alloc(64, sizeof(*mod2));
     if (mod1 == NULL || mod2 == NULL)
         die("out of memory");
-    ctbn_ifma_mod_init(mod1, c1);
-    ctbn_ifma_mod_init(mod2, c2);
+    ctbn_ifma_mod_init(mod1, c1, tmp);
+    ctbn_ifma_mod_init(mod2, c2, tmp);
     _Alignas(64) uint64_t a1[CTBN_IFMA_MAX_LANES], a2[CTBN_IFMA_MAX_LANES];
     memcpy(a1, mod1->rr, sizeof(a1));
     memcpy(a2, mod2->rr, sizeof(a2));
@@ -344,8 +344,9 @@ static void leaky_modexp2(const ctbn_mont *c1, ctbn_limb *r1, const ctbn_limb *b
     static _Alignas(64) uint64_t one[CTBN_IFMA_MAX_LANES] = { 1 };
     _Alignas(64) uint64_t x1[CTBN_IFMA_MAX_LANES], x2[CTBN_IFMA_MAX_LANES];
     _Alignas(64) uint64_t acc1[CTBN_IFMA_MAX_LANES], acc2[CTBN_IFMA_MAX_LANES];
-    ctbn_ifma_mod_init(&mod1, c1);
-    ctbn_ifma_mod_init(&mod2, c2);
+    ctbn_limb tmp[CTBN_MAX_LIMBS];
+    ctbn_ifma_mod_init(&mod1, c1, tmp);
+    ctbn_ifma_mod_init(&mod2, c2, tmp);
     ctbn_ifma_from_radix64(x1, digits, b1, n);
     ctbn_ifma_from_radix64(x2, digits, b2, n);
 #define T1(i) (table1 + (size_t)(i) * lanes)

@@ -43,7 +43,7 @@ size_t ctbn_ifma_public_digits(size_t n);
 /* A modulus in radix 2^52 with its Montgomery constants. 64-byte aligned. */
 typedef struct ctbn_ifma_mod {
     _Alignas(64) uint64_t m[CTBN_IFMA_MAX_LANES];  /* the modulus, normalized, zero-padded */
-    _Alignas(64) uint64_t rr[CTBN_IFMA_MAX_LANES]; /* R'^2 mod m up to one m: < 2m */
+    _Alignas(64) uint64_t rr[CTBN_IFMA_MAX_LANES]; /* R'^2 mod m, normalized */
     uint64_t k0;                                   /* -m^-1 mod 2^52 */
     size_t digits;                                 /* D (public) */
 } ctbn_ifma_mod;
@@ -67,20 +67,18 @@ void ctbn_ifma_from_radix64(uint64_t *d, size_t digits, const ctbn_limb *x, size
 void ctbn_ifma_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, size_t digits);
 
 /*
- * mod := the radix 2^52 form of ctx's modulus, k0 and R'^2 (R' = 2^(52 D) = 2^(65 n)) up to
- * one m: mod->rr < 2m, normalized, congruent to R'^2 mod m, which is all the AMM kernels
- * need of an operand. From ctx->rr = 2^(128 n) mod m by two AMMs through 2^(4 n) (the
- * public path's way into the domain, ifma_exp_public.c; 2 n modular doublings cost about
- * 1% of an RSA-2048 signature). Requires ctbn_ifma_digits(ctx->n) != 0.
+ * mod := the radix 2^52 form of ctx's modulus, k0 and R'^2 mod m (R' = 2^(52 D)), from
+ * ctx->rr = 2^(128 n) mod m by 2 n modular doublings (52 D = 65 n). Requires
+ * ctbn_ifma_digits(ctx->n) != 0. scratch: ctx->n limbs.
  * CT: only ctx->n leaks; the modulus may be secret (a prime factor).
  */
-void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx);
+void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch);
 
 /* ---------------------------------------------------------------------------------------
  * Almost-Montgomery multiplication (ifma_amm.c)
  *
  * r := AMM(a, b) modulo mod->m, normalized. a and b normalized, a, b < 2m (each < 2^(52D)).
- * (What r < 2m needs is a b < m R': (a b + Q m) / R' with Q < R'. ctbn_ifma_mod_init passes
+ * (What r < 2m needs is a b < m R': (a b + Q m) / R' with Q < R'. The public path passes
  * b = 2^(4n), which can exceed 2m for a modulus with leading zero limbs, with a < m.)
  * r MAY alias a or b. All arrays 64-byte aligned, CTBN_IFMA_LANES(D) lanes; pad lanes of a
  * and b must be zero, those of r are written zero.

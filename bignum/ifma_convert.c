@@ -5,8 +5,6 @@
  * CT: every loop runs a count fixed by n and the digit count; bit positions (limb index and
  * shift) are functions of the loop counter only, never of the values.
  */
-#include <string.h>
-
 #include "ifma.h"
 
 size_t ctbn_ifma_digits(size_t n)
@@ -70,26 +68,18 @@ void ctbn_ifma_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, size_t digi
     }
 }
 
-void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx)
+void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch)
 {
-    size_t n = ctx->n, digits = ctbn_ifma_digits(n), lanes = CTBN_IFMA_LANES(digits);
-    ctbn_ifma_amm_x1_fn *amm = ctbn_ifma_amm_x1_for(digits);
+    size_t n = ctx->n, digits = ctbn_ifma_digits(n);
     mod->digits = digits;
     mod->k0 = ctx->m0inv & CTBN_IFMA_MASK52; /* -m^-1 mod 2^64, reduced mod 2^52 */
     ctbn_ifma_from_radix64(mod->m, digits, ctx->m, n);
 
-    /* R'^2 = 2^(104 D) = 2^(130 n) from X = 2^(128 n) mod m by two AMMs (the kernels read
-     * only mod->m and mod->k0): T = AMM(X, 2^(4n)) = 2^(67 n), then AMM(T, X) =
-     * 2^(67n + 128n - 65n). Bounds, for any m: X < m and 2^(4n) < R' give
-     * T < X 2^(4n) / R' + m < 2m, and T X / R' + m < 2m (R' > 4m). */
-    _Alignas(64) uint64_t x[CTBN_IFMA_MAX_LANES], t[CTBN_IFMA_MAX_LANES];
-    ctbn_ifma_from_radix64(x, digits, ctx->rr, n);
-    memset(t, 0, lanes * sizeof(uint64_t));
-    t[4 * n / 52] = (uint64_t)1 << (4 * n % 52);
-    amm(t, x, t, mod);
-    amm(mod->rr, t, x, mod);
-    /* derived from the (secret) prime */
-    memset(x, 0, sizeof(x));
-    memset(t, 0, sizeof(t));
-    __asm__ volatile("" : : "r"(x), "r"(t) : "memory");
+    /* R'^2 = 2^(104 D) = 2^(128 n) * 2^(2 n) mod m: 2n doublings of rr (< m) modulo m. */
+    ctbn_copy(scratch, ctx->rr, n);
+    for (size_t k = 0; k < 2 * n; k++) {
+        ctbn_limb carry = ctbn_add(scratch, scratch, scratch, n);
+        ctbn_csub_mod(scratch, carry, ctx->m, n);
+    }
+    ctbn_ifma_from_radix64(mod->rr, digits, scratch, n);
 }

@@ -5,9 +5,10 @@
  * exponent with the single almost-Montgomery kernels (ctbn_ifma_amm*_x1).
  *
  * Into the domain of R' = 2^(52 D) = 2^(65 n) without a per-modulus constant. The context
- * holds X = R^2 mod m = 2^(128 n) mod m (radix 2^64); R'^2 is not there (ctbn_ifma_mod_init
- * derives it by two dependent AMMs, and b R' would take a third). Three AMMs do it here,
- * two of them independent (one _x2 call where the size has one):
+ * holds X = R^2 mod m = 2^(128 n) mod m (radix 2^64); R'^2 is not there, and deriving it by
+ * 2 n modular doublings (ctbn_ifma_mod_init) costs more than the whole exponentiation's
+ * conversions. Three AMMs do it instead, two of them independent (one _x2 call where the
+ * size has one):
  *     U    = AMM(b, X)       = b 2^(128n - 65n)           = b 2^(63 n)
  *     T    = AMM(X, 2^(4n))  = 2^(128n + 4n - 65n)        = 2^(67 n)
  *     base = AMM(U, T)       = b 2^(63n + 67n - 65n)      = b R'

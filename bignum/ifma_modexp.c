@@ -196,7 +196,9 @@ static void wipe(void *p, size_t n)
 static void half_init(struct half *h, const ctbn_mont *ctx, const ctbn_limb *b,
                       const ctbn_limb *e, size_t e_bits, uint64_t *tab)
 {
-    ctbn_ifma_mod_init(&h->mod, ctx);
+    ctbn_limb tmp[CTBN_MAX_LIMBS];
+    ctbn_ifma_mod_init(&h->mod, ctx, tmp);
+    wipe(tmp, sizeof(tmp)); /* R'^2 mod m on the way: derived from the (secret) prime */
     ctbn_ifma_from_radix64(h->b52, h->mod.digits, b, ctx->n);
     h->table = tab;
     h->e = e;
