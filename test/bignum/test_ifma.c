@@ -617,8 +617,8 @@ static void test_modexp_512_edges(void **state)
     }
 }
 
-/* Moduli with leading zero limbs, down to 2 and 40 bits, and around 2^(4n): the modexp
- * hooks against BN. */
+/* Moduli with leading zero limbs (2 and 40 bits, around 4n bits, one limb short of n): the
+ * modexp hooks, whose R'^2 comes from doublings of the context's R^2, against BN. */
 static void test_modexp_short_moduli(void **state)
 {
     (void)state;
