@@ -58,7 +58,9 @@ static const ctbn_backend *find(const char *name)
 static _Atomic(const ctbn_backend *) active;
 
 /*
- * The initial backend: CTRSA_CPU if set and usable, else portable. With CTRSA_CPU_TRUST=1
+ * The initial backend: CTRSA_CPU if set and usable, else portable. Both variables are read
+ * with secure_getenv: a setuid or otherwise AT_SECURE process ignores them, so its caller
+ * cannot choose its backend. With CTRSA_CPU_TRUST=1
  * the CPU check is skipped for the backend CTRSA_CPU names (it must still be built): for
  * running the ADX kernels under valgrind, whose virtual CPU hides ADX from CPUID although
  * it executes ADCX/ADOX. On a CPU without the instructions that ends in SIGILL: a test
@@ -66,8 +68,8 @@ static _Atomic(const ctbn_backend *) active;
  */
 static const ctbn_backend *initial(void)
 {
-    const char *env = getenv("CTRSA_CPU");
-    const char *trust = getenv("CTRSA_CPU_TRUST");
+    const char *env = secure_getenv("CTRSA_CPU");
+    const char *trust = secure_getenv("CTRSA_CPU_TRUST");
     if (env == NULL)
         return ctbn_backend_portable();
     if (trust != NULL && strcmp(trust, "1") == 0) {

@@ -33,7 +33,8 @@ static void on_fork_child(void)
 static void setup(void)
 {
     pthread_atfork(NULL, NULL, on_fork_child);
-    const char *cache = getenv("CTRSA_BLINDING_CACHE");
+    /* A benchmark's switch; a setuid (AT_SECURE) process ignores it (secure_getenv). */
+    const char *cache = secure_getenv("CTRSA_BLINDING_CACHE");
     if (cache != NULL && strcmp(cache, "0") == 0)
         max_uses = 1;
 }

@@ -285,8 +285,12 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         free(prov);
         return 0;
     }
-    /* The engine backend, once per load: CTRSA_CPU forces one, else the best available. */
-    const char *cpu = getenv("CTRSA_CPU");
+    /*
+     * The engine backend, once per load: CTRSA_CPU forces one, else the best available.
+     * secure_getenv: in a setuid (AT_SECURE) process the caller's environment picks nothing,
+     * and a bogus value there cannot stop ctrsa from loading.
+     */
+    const char *cpu = secure_getenv("CTRSA_CPU");
     if (cpu == NULL || *cpu == '\0')
         cpu = "auto";
     if (ctbn_backend_select(cpu) != 0) {
