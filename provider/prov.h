@@ -65,11 +65,13 @@ void ctrsa_raise(const CTRSA_PROVCTX *prov, int reason, const char *fmt, ...)
 const OSSL_ITEM *ctrsa_reason_strings(void);
 
 /*
- * Tracing: when CTRSA_TRACE names a file (or "stderr"), append one line per operation:
- * "ctrsa: <op> bits=<bits> pad=<padding>". No cost when off (one cached flag).
+ * Tracing: when CTRSA_TRACE names a file by its absolute path (or "stderr"), append one line
+ * per operation: "ctrsa: <op> bits=<bits> pad=<padding>". No cost when off (one cached flag).
  * ctrsa_trace_configure, called at each provider load with the `trace` parameter of the
  * provider's configuration section (or NULL), decides the target once per process: the
- * environment first, then the configuration. A "%p" in the name makes one file per process.
+ * environment first (ignored in setuid processes), then the configuration. A "%p" in the
+ * file name makes one file per process. trace.c says what a trace file and its folder must
+ * be (no symlinks, owned by this user, 0600) and why; a refused target turns tracing off.
  */
 void ctrsa_trace_configure(const char *from_config);
 int ctrsa_trace_enabled(void);
