@@ -9,39 +9,46 @@
  * ctrsa runs inside other people's processes, root daemons and setuid programs included,
  * and the trace folder may be writable by the unprivileged workers of such a daemon. So:
  *
- * - The target is "stderr" or an absolute path. Its folder is opened when the target is
- *   decided (at provider load), one component at a time with O_NOFOLLOW from "/": no
- *   component may be a symbolic link. The folder must be owned by root or by the effective
- *   user, and if it is group- or world-writable it must also be sticky (as /tmp, or the
- *   1733 folder that `ctrsa-config enable --trace` makes): otherwise tracing is off, with
- *   one notice on standard error saying why.
- * - The folder's descriptor is kept, and every trace file is opened relative to it
- *   (openat), so tracing goes on in the folder the administrator named after the process
- *   chroots itself (haproxy, postfix) or drops privileges.
- * - A trace file is opened with O_NOFOLLOW (a planted symlink is refused, never followed),
- *   O_NONBLOCK (a planted FIFO cannot make the process hang) and created 0600 (other users
- *   cannot read the trace). Once open it must be a regular file owned by the effective user
- *   with a single link (no planted file of another user, no hard link to someone else's
- *   file); anything else is closed unwritten and tracing is off in that process.
+ * - The target is "stderr" or an absolute path. Its folder is reached one component at a
+ *   time from "/" with O_NOFOLLOW (no component may be a symbolic link), and every folder
+ *   on the way must be owned by root or by the effective user and, if group- or
+ *   world-writable, sticky (as /tmp, or the 1733 folder that `ctrsa-config enable --trace`
+ *   makes). Otherwise tracing is off, with one notice on standard error saying why.
+ * - A trace file is created with O_EXCL, 0600. A name that exists already is examined with
+ *   lstat first and opened only if it is a regular file of the effective user with one
+ *   link (never a symlink, FIFO, device, another user's file or a hard link to someone
+ *   else's), with O_NOFOLLOW and O_NONBLOCK, and checked again once open. Nothing blocks.
+ * - No folder is kept open: a descriptor of a folder outside a chroot would let a
+ *   compromised process walk out of its jail through it.
+ * - The descriptor is moved above 2, and each write first checks (fstat) that it is still
+ *   the file ctrsa opened: a daemon that closes every descriptor after loading and reuses
+ *   the numbers never gets trace lines in its own files. A write that would pass the
+ *   process's file size limit (RLIMIT_FSIZE) is skipped rather than raising SIGXFSZ.
  *
- * A plain file name is opened at once and kept open: a server that loads its configuration
- * as root and then forks workers under another user (nginx) hands the open file to its
- * workers. A name whose last component contains "%p" is a file per process: "%p" becomes
- * the process id, and each process (a forked child too) opens its own file in the kept
- * folder at its first trace. Each line goes out in a single write(): with O_APPEND, lines
- * from concurrent threads (and processes) do not interleave.
+ * A plain file name is opened at the load and kept: a server that loads its configuration
+ * as root and then forks workers under another user (nginx), or chroots itself (haproxy,
+ * postfix), keeps appending to it through the inherited descriptor. A name whose last
+ * component contains "%p" is a file per process: "%p" becomes the process id, and each
+ * process opens its own file, by path and with the checks above, at its first trace; a
+ * forked child closes the parent's at once (pthread_atfork), so it never holds a file of a
+ * more privileged parent, and never waits on a lock held by a thread of its parent. Each
+ * line goes out in a single write(): with O_APPEND, lines from concurrent threads (and
+ * processes) do not interleave. The "stderr" target is a debugging aid: writing to it can
+ * block if the program's standard error is a full pipe.
  *
  * Nothing secret reaches the trace: a line names the operation, the key's size (public) and
- * the padding mode (a parameter). Callers trace a private operation whatever its outcome.
+ * the padding mode (a parameter). Callers trace a private operation whatever its outcome,
+ * so the trace (its size, its time) never tells whether a ciphertext's padding was valid.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -50,20 +57,23 @@
 #define TRACE_NAME_MAX 1024
 
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t trace_atfork_once = PTHREAD_ONCE_INIT;
 static atomic_int trace_decided;     /* 1 once the target is known; set under trace_lock */
 static atomic_int trace_on;          /* 1 when a target is set (published before decided) */
 /* Written once under trace_lock when the target is decided, read-only afterwards: */
-static int trace_dir_fd = -1;        /* the folder of a per-process target */
-static char trace_name[TRACE_NAME_MAX]; /* its file name, "%p" still in it */
+static char trace_target[TRACE_NAME_MAX]; /* a per-process target, "%p" still in it */
 static int trace_per_process;        /* the file name holds "%p" */
-static int trace_fd = -1;            /* plain target: set once; per-process: under trace_lock */
-static pid_t trace_fd_pid = -1;      /* per-process target: the process trace_fd belongs to */
+/* The open trace file: plain target, set once; per-process, per process under trace_lock. */
+static int trace_fd = -1;
+static dev_t trace_dev;              /* what trace_fd was when ctrsa opened it */
+static ino_t trace_ino;
+static atomic_int trace_fd_pid = -1; /* per-process target: the process trace_fd belongs to */
 
 /* One notice on standard error: an unusable trace target must never break RSA. */
 static void trace_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void trace_notice(const char *fmt, ...)
 {
-    char msg[TRACE_NAME_MAX + 160];
+    char msg[2 * TRACE_NAME_MAX];
     va_list ap;
 
     va_start(ap, fmt);
@@ -72,128 +82,207 @@ static void trace_notice(const char *fmt, ...)
     fprintf(stderr, "ctrsa: %s; tracing is off\n", msg);
 }
 
-/*
- * The folder `dir` (absolute), opened one component at a time without following a symbolic
- * link, and checked: a directory owned by root or the effective user, and sticky if group-
- * or world-writable. Its O_PATH descriptor (kept for openat), or -1 after one notice.
- */
-static int trace_open_dir(const char *dir)
+/* 1 if the folder st (reached as `dir`) may hold a trace file; 0 after one notice. */
+static int trace_folder_ok(const struct stat *st, const char *dir)
 {
-    char walk[TRACE_NAME_MAX], *comp, *save = NULL;
-    struct stat st;
-    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-    snprintf(walk, sizeof(walk), "%s", dir);
-    for (comp = strtok_r(walk, "/", &save); fd >= 0 && comp != NULL;
-         comp = strtok_r(NULL, "/", &save)) {
-        int next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        int err = errno;
-
-        if (next < 0 && fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
-            trace_notice("the trace folder %s passes through the symbolic link %s: "
-                         "name the real folder", dir, comp);
-        } else if (next < 0) {
-            trace_notice("cannot open the trace folder %s (at %s): %s", dir, comp, strerror(err));
-        }
-        close(fd);
-        fd = next;
-    }
-    if (fd < 0)
-        return -1;
-    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        trace_notice("the trace folder %s is not a folder", dir);
-    } else if (st.st_uid != 0 && st.st_uid != geteuid()) {
+    if (st->st_uid != 0 && st->st_uid != geteuid()) {
         trace_notice("the trace folder %s belongs to user %ld: it must be owned by root or "
-                     "by this process's user (%ld)", dir, (long)st.st_uid, (long)geteuid());
-    } else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0) {
+                     "by this process's user (%ld)", dir, (long)st->st_uid, (long)geteuid());
+        return 0;
+    }
+    if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st->st_mode & S_ISVTX) == 0) {
         trace_notice("the trace folder %s is writable by other users and not sticky: "
                      "chmod go-w or chmod +t it", dir);
-    } else {
-        return fd;
+        return 0;
     }
-    close(fd);
-    return -1;
+    return 1;
 }
 
 /*
- * The trace file `name` (one component, "%p" replaced by this process's id) in the folder
- * dir_fd: opened for appending without following a symlink and without blocking, created
- * 0600; kept only if it is a regular file owned by the effective user with one link.
- * Its descriptor, or -1 after one notice.
+ * The folder of the absolute path `path` (everything before its last '/'), reached one
+ * component at a time from "/" without following a symbolic link, every folder on the way
+ * checked by trace_folder_ok. Its O_PATH descriptor, or -1 after one notice. *name is set
+ * to the last component.
  */
-static int trace_open_file(int dir_fd, const char *name)
+static int trace_open_folder(const char *path, const char **name)
 {
-    char path[TRACE_NAME_MAX + 32];
-    const char *t = name;
-    size_t n = 0;
+    char walk[TRACE_NAME_MAX], *comp, *save = NULL;
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = (size_t)(slash - path);
     struct stat st;
-    int fd;
+    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-    while (*t != '\0' && n + 24 < sizeof(path)) {
+    *name = slash + 1;
+    memcpy(walk, path, dirlen);
+    walk[dirlen] = '\0';
+    if (fd < 0 || fstat(fd, &st) != 0 || !trace_folder_ok(&st, "/")) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    for (comp = strtok_r(walk, "/", &save); comp != NULL; comp = strtok_r(NULL, "/", &save)) {
+        int next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int err = errno, ok = 0;
+
+        if (next < 0 && fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+            trace_notice("the trace file %s's folder passes through the symbolic link %s: "
+                         "name the real folder", path, comp);
+        else if (next < 0)
+            trace_notice("cannot open the trace file %s's folder (at %s): %s", path, comp,
+                         strerror(err));
+        else if (fstat(next, &st) != 0)
+            trace_notice("cannot examine the trace file %s's folder (at %s)", path, comp);
+        else
+            ok = trace_folder_ok(&st, comp);
+        close(fd);
+        fd = next;
+        if (!ok) {
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+/* 1 if st may be written as a trace file; 0 after one notice naming `path`. */
+static int trace_file_ok(const struct stat *st, const char *path)
+{
+    if (S_ISLNK(st->st_mode))
+        trace_notice("the trace file %s is a symbolic link", path);
+    else if (!S_ISREG(st->st_mode))
+        trace_notice("the trace file %s is not a regular file", path);
+    else if (st->st_uid != geteuid())
+        trace_notice("the trace file %s belongs to another user", path);
+    else if (st->st_nlink != 1)
+        trace_notice("the trace file %s has more than one link", path);
+    else
+        return 1;
+    return 0;
+}
+
+/*
+ * The trace file `path` (absolute, "%p" already replaced), opened for appending as the
+ * comment on top says; its descriptor (above 2) with trace_dev/trace_ino set, or -1 after
+ * one notice.
+ */
+static int trace_open_file(const char *path)
+{
+    const int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+    const char *name;
+    struct stat before, st;
+    int dir = trace_open_folder(path, &name), fd, ok;
+
+    if (dir < 0)
+        return -1;
+    fd = openat(dir, name, flags | O_CREAT | O_EXCL, 0600);
+    if (fd < 0 && errno == EEXIST) {
+        /* Examined before it is opened: no open() of a planted FIFO or device. */
+        if (fstatat(dir, name, &before, AT_SYMLINK_NOFOLLOW) != 0) {
+            trace_notice("cannot examine the trace file %s: %s", path, strerror(errno));
+        } else if (trace_file_ok(&before, path)) {
+            fd = openat(dir, name, flags);
+            if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != before.st_dev ||
+                            st.st_ino != before.st_ino)) {
+                trace_notice("the trace file %s changed while it was opened", path);
+                close(fd);
+                fd = -1;
+            }
+        }
+        if (fd < 0) {
+            close(dir);
+            return -1;
+        }
+    } else if (fd < 0) {
+        trace_notice("cannot create the trace file %s: %s", path, strerror(errno));
+    }
+    close(dir);
+    if (fd < 0)
+        return -1;
+    ok = fstat(fd, &st) == 0 && trace_file_ok(&st, path);
+    if (ok && (st.st_mode & 077) != 0)  /* our own file, made readable by others before */
+        ok = fchmod(fd, st.st_mode & 0700) == 0;
+    if (ok && fd <= STDERR_FILENO) {    /* stdio was closed: keep off 0, 1 and 2 */
+        int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        close(fd);
+        fd = high;
+        ok = fd >= 0;
+    }
+    if (!ok) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    trace_dev = st.st_dev;
+    trace_ino = st.st_ino;
+    return fd;
+}
+
+/* target with every "%p" replaced by this process's id, into path[size]; 0 if too long. */
+static int trace_expand(const char *target, char *path, size_t size)
+{
+    size_t n = 0;
+
+    for (const char *t = target; *t != '\0'; t++) {
+        if (n + 24 >= size)
+            return 0;
         if (t[0] == '%' && t[1] == 'p') {
-            n += (size_t)snprintf(path + n, sizeof(path) - n, "%ld", (long)getpid());
-            t += 2;
+            n += (size_t)snprintf(path + n, size - n, "%ld", (long)getpid());
+            t++;
         } else {
-            path[n++] = *t++;
+            path[n++] = *t;
         }
     }
     path[n] = '\0';
-    fd = openat(dir_fd, path,
-                O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-                0600);
-    if (fd < 0) {
-        trace_notice("cannot open the trace file %s: %s", path,
-                     errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-        return -1;
+    return 1;
+}
+
+/* In a forked child: the parent's per-process file is not ours, and no thread holds locks. */
+static void trace_atfork_child(void)
+{
+    pthread_mutex_init(&trace_lock, NULL);
+    if (trace_per_process && trace_fd >= 0) {
+        close(trace_fd);
+        trace_fd = -1;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        trace_notice("the trace file %s is not a regular file", path);
-    } else if (st.st_uid != geteuid()) {
-        trace_notice("the trace file %s belongs to another user", path);
-    } else if (st.st_nlink != 1) {
-        trace_notice("the trace file %s has more than one link", path);
-    } else {
-        if ((st.st_mode & 077) != 0)  /* made readable by others before: no longer */
-            (void)fchmod(fd, st.st_mode & 0700);
-        return fd;
-    }
-    close(fd);
-    return -1;
+    atomic_store(&trace_fd_pid, -1);
+}
+
+static void trace_register_atfork(void)
+{
+    pthread_atfork(NULL, NULL, trace_atfork_child);
 }
 
 /* Decide the target `target` (not empty); called once, under trace_lock. */
 static void trace_decide(const char *target)
 {
-    char dir[TRACE_NAME_MAX];
-    const char *slash;
-    size_t len = strlen(target);
+    char path[TRACE_NAME_MAX + 64];
+    const char *slash = strrchr(target, '/');
 
     if (strcmp(target, "stderr") == 0) {
         trace_fd = STDERR_FILENO;
-    } else if (len >= sizeof(dir)) {
+    } else if (strlen(target) >= sizeof(trace_target)) {
         trace_notice("the trace file name is longer than %d bytes", TRACE_NAME_MAX - 1);
     } else if (target[0] != '/') {
         trace_notice("the trace file %s is not an absolute path", target);
-    } else if ((slash = strrchr(target, '/'))[1] == '\0') {
+    } else if (slash[1] == '\0') {
         trace_notice("the trace file %s names a folder, not a file", target);
     } else if (memchr(target, '%', (size_t)(slash - target)) != NULL) {
         trace_notice("the trace file %s has a %% in its folder (%%p goes in the file name)",
                      target);
-    } else {
-        memcpy(dir, target, (size_t)(slash - target));
-        dir[slash - target] = '\0';
-        if (dir[0] == '\0')
-            strcpy(dir, "/");
-        memcpy(trace_name, slash + 1, strlen(slash + 1) + 1);
-        trace_dir_fd = trace_open_dir(dir);
-        trace_per_process = strstr(trace_name, "%p") != NULL;
-        if (trace_dir_fd >= 0 && !trace_per_process) {
-            trace_fd = trace_open_file(trace_dir_fd, trace_name);
-            close(trace_dir_fd);
-            trace_dir_fd = -1;
+    } else if (strstr(slash, "%p") != NULL) {
+        /* Per process: check the folder now, so that a refusal is seen at load. */
+        int dir = trace_open_folder(target, &slash);
+        if (dir >= 0) {
+            close(dir);
+            memcpy(trace_target, target, strlen(target) + 1);
+            trace_per_process = 1;
+            pthread_once(&trace_atfork_once, trace_register_atfork);
         }
+    } else if (trace_expand(target, path, sizeof(path))) {
+        trace_fd = trace_open_file(path);
     }
-    atomic_store(&trace_on, trace_fd >= 0 || trace_dir_fd >= 0);
+    atomic_store(&trace_on, trace_fd >= 0 || trace_per_process);
 }
 
 void ctrsa_trace_configure(const char *from_config)
@@ -224,21 +313,37 @@ int ctrsa_trace_enabled(void)
 /* The descriptor to write to in this process, -1 if none. */
 static int trace_fd_here(void)
 {
+    char path[TRACE_NAME_MAX + 64];
+    pid_t pid;
     int fd;
 
     if (!trace_per_process)
         return trace_fd;
+    pid = getpid();
+    if (atomic_load(&trace_fd_pid) == pid)  /* opened (or refused) in this process */
+        return trace_fd;
     pthread_mutex_lock(&trace_lock);
-    if (trace_fd_pid != getpid()) {
-        /* A new process (or the first trace): the inherited file is the parent's. */
-        if (trace_fd > STDERR_FILENO)
-            close(trace_fd);
-        trace_fd = trace_open_file(trace_dir_fd, trace_name);
-        trace_fd_pid = getpid();
+    if (atomic_load(&trace_fd_pid) != pid) {
+        trace_fd = trace_expand(trace_target, path, sizeof(path)) ? trace_open_file(path) : -1;
+        atomic_store(&trace_fd_pid, pid);
     }
     fd = trace_fd;
     pthread_mutex_unlock(&trace_lock);
     return fd;
+}
+
+/* 1 if len more bytes may go to fd: still ctrsa's file, and within the file size limit. */
+static int trace_may_write(int fd, size_t len)
+{
+    struct stat st;
+    struct rlimit lim;
+
+    if (fd == STDERR_FILENO)
+        return 1;
+    if (fstat(fd, &st) != 0 || st.st_dev != trace_dev || st.st_ino != trace_ino)
+        return 0;
+    return getrlimit(RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY ||
+           (rlim_t)st.st_size + len <= lim.rlim_cur;
 }
 
 void ctrsa_trace(const char *op, size_t bits, const char *padding)
@@ -256,6 +361,8 @@ void ctrsa_trace(const char *op, size_t bits, const char *padding)
         len = (int)sizeof(line) - 1;
         line[len - 1] = '\n';
     }
+    if (!trace_may_write(fd, (size_t)len))
+        return;
     /* A failed or short trace write is ignored: tracing never changes an operation's result. */
     ssize_t written = write(fd, line, (size_t)len);
     (void)written;

@@ -16,6 +16,7 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 77
 fi
 conf=$CTRSA_SOURCE_ROOT/provider.cnf
+umask 000  # 0600 must come from ctrsa, not from the umask
 plain_ssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$tmp/key.pem" 2> /dev/null
 printf '0123456789abcdef0123456789abcdef' > "$tmp/digest"
 
@@ -52,9 +53,13 @@ chmod 644 "$d/trace.log"
 sign "$d/trace.log"
 check "an existing trace file of this user readable by others: appended, made 0600" \
     eval '[ "$(grep -c "$sign_line" "$d/trace.log")" -eq 2 ] && [ "$(stat -c %a "$d/trace.log")" = 600 ]'
-sign "$d/pp.%p"
-check "a per-process file: one file named by the pid, one sign line" \
-    eval '[ "$(cat "$d"/pp.[0-9]* | grep -c "$sign_line")" -eq 1 ]'
+# The signer's pid: a shell that prints its own and becomes openssl.
+OPENSSL_CONF=$conf CTRSA_MODULE_DIR=$CTRSA_MODULE_DIR CTRSA_TRACE="$d/pp.%p" sh -c \
+    'echo $$; exec "$@"' sh "$OPENSSL" pkeyutl -sign -inkey "$tmp/key.pem" -in "$tmp/digest" \
+    -out "$tmp/sig" > "$tmp/pid" 2> "$tmp/out"
+check "a per-process file: named by the signer's pid, 0600, one sign line" \
+    eval '[ "$(grep -c "$sign_line" "$d/pp.$(cat "$tmp/pid")")" -eq 1 ] &&
+          [ "$(stat -c %a "$d/pp.$(cat "$tmp/pid")")" = 600 ]'
 
 refused "a relative path" trace.log "is not an absolute path"
 refused "a missing folder" "$tmp/nowhere/trace.log" "No such file or directory"
@@ -70,6 +75,9 @@ refused "a world-writable folder, not sticky" "$tmp/ww/trace.log" "writable by o
 chmod 1777 "$tmp/ww"
 sign "$tmp/ww/trace.log"
 check "a world-writable sticky folder owned by root: traced" grep -q "$sign_line" "$tmp/ww/trace.log"
+mkdir -m 777 "$tmp/anc" && mkdir -m 755 "$tmp/anc/sub"
+refused "a folder inside a world-writable, not sticky one (renamable by others)" \
+    "$tmp/anc/sub/trace.log" "anc is writable by other users and not sticky"
 mkdir -m 755 "$tmp/theirs" && chown nobody "$tmp/theirs"
 refused "a folder owned by another user" "$tmp/theirs/trace.log" "belongs to user"
 
@@ -78,10 +86,10 @@ refused "a folder owned by another user" "$tmp/theirs/trace.log" "belongs to use
 p=$tmp/ww
 printf 'root-only\n' > "$tmp/victim" && chmod 600 "$tmp/victim"
 ln -s "$tmp/victim" "$p/sym"
-refused "a planted symlink" "$p/sym" "it is a symbolic link"
+refused "a planted symlink" "$p/sym" "is a symbolic link"
 check "... its target is untouched" test "$(cat "$tmp/victim")" = root-only
 mkfifo "$p/fifo"
-refused "a planted FIFO without a reader (no hang)" "$p/fifo" "No such device or address"
+refused "a planted FIFO without a reader (no hang)" "$p/fifo" "is not a regular file"
 # A reader waiting on the FIFO lets open() succeed: only the type check stops the write.
 ( exec 3< "$p/fifo"; sleep 40 ) &
 reader=$!

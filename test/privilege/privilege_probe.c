@@ -5,7 +5,9 @@
  *   privilege_probe MODULE_DIR KEY_PEM [CHROOT_DIR UID]
  *
  * Loads ctrsa and the default provider from MODULE_DIR (by API, not by the environment),
- * prints "euid: N" and "backend: NAME" (from ctrsa's build info), reads the RSA key, and
+ * prints "euid: N", "backend: NAME" (from ctrsa's build info) and "folders open: N" (the
+ * process's descriptors that are folders: one outside a chroot would be a way out of it),
+ * reads the RSA key, and
  * with CHROOT_DIR and UID then chroots there and drops to UID, as a daemon such as haproxy
  * does after loading its configuration. Then it signs once in this process and once in a
  * forked child, each checked to have run in ctrsa, and prints "signed: N" (2 when both did).
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <openssl/core_names.h>
@@ -50,7 +53,8 @@ int main(int argc, char **argv)
     const char *backend;
     EVP_PKEY *key = NULL;
     FILE *f;
-    int signed_n = 0, status;
+    struct stat st;
+    int signed_n = 0, status, folders = 0;
     pid_t child;
 
     if (argc != 3 && argc != 5) {
@@ -72,6 +76,9 @@ int main(int argc, char **argv)
     backend = strstr(buildinfo, "bignum backend: ");
     printf("backend: %.*s\n", backend != NULL ? (int)strcspn(backend + 16, " ;") : 1,
            backend != NULL ? backend + 16 : "?");
+    for (int fd = 0; fd < 1024; fd++)
+        folders += fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+    printf("folders open: %d\n", folders);
     if ((f = fopen(argv[2], "r")) != NULL) {
         key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
         fclose(f);

@@ -5,10 +5,11 @@
 #     no backend, cannot stop ctrsa from loading with a bogus one, and cannot make root write
 #     a trace into a root-only folder; the same probe run without setuid honours them (so
 #     the test can tell);
-#  2. a daemon that loads ctrsa with a per-process trace, then chroots and drops to `nobody`
-#     (haproxy, postfix): its trace files still appear in the folder the administrator
-#     named (the folder's descriptor is kept from the provider load), 0600 and owned by the
-#     user that wrote them.
+#  2. daemons that load ctrsa, then drop to `nobody` and chroot themselves (haproxy,
+#     postfix): per-process files are made 0600 by the user that writes them; a plain trace
+#     file, opened at the load, keeps receiving the lines after the chroot; and ctrsa keeps
+#     no folder open (a way out of the jail), so inside the jail per-process files cannot be
+#     made and tracing is off there, with a notice.
 # Arguments: PROBE (privilege_probe) OPENSSL. Environment: CTRSA_MODULE_DIR.
 set -u
 probe=$1
@@ -52,6 +53,8 @@ env -u CTRSA_CPU "$tmp/bin/probe" "$tmp/bin" "$tmp/bin/key.pem" > "$tmp/out" 2>&
 native=$(sed -n 's/^backend: //p' "$tmp/out")
 rm -f "$tmp/secret/planted"
 echo "   (the backend chosen for this CPU: $native)"
+[ "$native" != portable ] ||
+    echo "   (this CPU's choice is portable: only CTRSA_CPU=bogus below tells the cases apart)"
 
 # Setuid root, run by nobody: the variables are ignored.
 chown root:root "$tmp/bin/probe" && chmod 4755 "$tmp/bin/probe"
@@ -67,19 +70,35 @@ check "setuid: CTRSA_TRACE is ignored: nothing written in the root-only folder" 
 check "setuid: CTRSA_CPU=bogus cannot stop ctrsa from loading" has "signed: 2"
 chmod 755 "$tmp/bin/probe"
 
-# A daemon that chroots and drops privileges after loading ctrsa, tracing per process into
-# a sticky folder (what `ctrsa-config enable --trace` makes).
+# Daemons that drop privileges, and chroot themselves, after loading ctrsa, tracing into a
+# sticky folder (what `ctrsa-config enable --trace` makes).
 mkdir -m 1733 "$tmp/trace" && mkdir -m 755 "$tmp/jail"
-CTRSA_TRACE="$tmp/trace/t.%p" "$tmp/bin/probe" "$tmp/bin" "$tmp/bin/key.pem" "$tmp/jail" "$nobody" \
-    > "$tmp/out" 2>&1
-check "chroot + setuid(nobody): both signatures made in ctrsa" has "signed: 2"
-ls -ln "$tmp/trace" > "$tmp/out"
-cat "$tmp/trace"/t.* >> "$tmp/out" 2> /dev/null
-check "chroot + setuid(nobody): two trace files, each with one sign line" \
-    test "$(cat "$tmp/trace"/t.* 2> /dev/null | grep -c '^ctrsa: sign bits=2048 pad=pkcs1$')" -eq 2 -a \
-         "$(ls "$tmp/trace" | wc -l)" -eq 2
-check "chroot + setuid(nobody): the trace files are 0600 and owned by nobody" \
-    test "$(stat -c '%a %u' "$tmp/trace"/t.* | sort -u)" = "600 $nobody"
+daemon() {  # daemon TARGET CHROOT: the probe as such a daemon, dropping to nobody
+    rm -f "$tmp/trace"/*
+    CTRSA_TRACE=$1 "$tmp/bin/probe" "$tmp/bin" "$tmp/bin/key.pem" "$2" "$nobody" > "$tmp/out" 2>&1
+}
+lines() { cat "$tmp/trace"/* 2> /dev/null | grep -c '^ctrsa: sign bits=2048 pad=pkcs1$'; }
+
+daemon "$tmp/trace/t.%p" /
+check "setuid(nobody), per-process files: both signatures made in ctrsa" has "signed: 2"
+check "setuid(nobody), per-process files: two files, one sign line each" \
+    test "$(lines)" -eq 2 -a "$(ls "$tmp/trace" | wc -l)" -eq 2
+check "setuid(nobody), per-process files: 0600 and owned by nobody" \
+    test "$(stat -c '%a %u' "$tmp/trace"/* | sort -u)" = "600 $nobody"
+
+daemon "$tmp/trace/all.log" "$tmp/jail"
+check "chroot + setuid(nobody), one file opened at load: both signatures made in ctrsa" \
+    has "signed: 2"
+check "chroot + setuid(nobody), one file opened at load: both traced there" test "$(lines)" -eq 2
+check "chroot + setuid(nobody), one file opened at load: 0600, root's (it opened it)" \
+    test "$(stat -c '%a %u' "$tmp/trace/all.log")" = "600 0"
+
+daemon "$tmp/trace/t.%p" "$tmp/jail"
+check "chroot + per-process files: both signatures made in ctrsa" has "signed: 2"
+check "chroot + per-process files: no folder kept open (none to walk out of the jail by)" \
+    has "folders open: 0"
+check "chroot + per-process files: tracing off inside the jail, with a notice" \
+    eval 'test "$(lines)" -eq 0 && grep -q "tracing is off" "$tmp/out"'
 check "chroot: nothing written inside the jail" test -z "$(ls -A "$tmp/jail")"
 
 echo "$((steps - failures)) passed, $failures failed"
