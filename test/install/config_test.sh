@@ -14,7 +14,10 @@
 #     through OPENSSL_CONF_INCLUDE, a folder) with legacy activated: ctrsa joins the list,
 #     legacy stays active (MD4) after enable and disable, the included file untouched;
 #     refusals when more would change (providers, sections, keys) or OpenSSL cannot read
-#     the file.
+#     the file; --trace values the syntax gives a meaning to, refused one by one; an unusual
+#     allowed name read back by OpenSSL and traced to exactly that file, in a folder that
+#     enable makes (root:root 1733) and disable leaves; trace folders the module refuses
+#     (group-writable not sticky, a symbolic link on the way, owned by nobody, no parent).
 #
 #   config_test.sh OPENSSL CTRSA_CONFIG CTRSA_CNF CTRSA_NEWER_SO CTRSA_CNF_DUMP
 . "$(dirname "$0")/../cli/common.sh"
@@ -386,5 +389,86 @@ cnf=$tmp/missing-include.cnf
 { cat "$fixtures/openssl-debian12.cnf"; echo ".include $tmp/no-such-file.cnf"; } > "$cnf"
 cp "$cnf" "$cnf.orig"
 refused "an included file missing" 'cannot read .* as it is' cfg enable
+
+# Trace folders are checked component by component (no symbolic link): $tmp's real name.
+real=$(readlink -f "$tmp")
+[ -n "$real" ] && [ -d "$real" ] || { fail "no scratch folder"; finish; exit 1; }
+
+# --trace values that openssl.cnf would not read back as they are (issue 20): refused. The
+# newline one would have added a line of configuration of its own.
+cnf=$tmp/refusals.cnf
+for c in '#' '$' '"' "'" '\' '=' newline CR tab leading trailing; do
+    case $c in
+    newline) t="$real/t.%p"$'\n''default_properties = provider=default' why='control character' ;;
+    CR) t="$real/t"$'\r'".%p" why='control character' ;;
+    tab) t="$real/t"$'\t'".%p" why='control character' ;;
+    leading) t=" $real/t.%p" why='starts or ends with a space' ;;
+    trailing) t="$real/t.%p " why='starts or ends with a space' ;;
+    '#') t="$real/t${c}x.%p" why='starts a comment' ;;
+    '$') t="$real/t${c}x.%p" why='starts a variable' ;;
+    \\) t="$real/t${c}x.%p" why='escapes the next character' ;;
+    =) t="$real/t${c}x.%p" why='separates a key from its value' ;;
+    *) t="$real/t${c}x.%p" why='is a quote' ;;
+    esac
+    refused "--trace with ${c@Q} in it" "refused: .*$why" cfg enable --trace "$t"
+done
+refused "--trace with a relative name" 'must be an absolute name' cfg enable --trace 'trace.%p'
+refused "--trace with %p in the folder" '%p.* only be in the file' cfg enable --trace "$real/%p/trace"
+
+# The trace read back through OpenSSL: an unusual name that is allowed (spaces inside, a
+# semicolon, dots, %p) in a folder that ctrsa-config makes; an RSA signature with that
+# configuration writes its line to exactly that file.
+dir="$real/trace dir"
+t="$dir/ctrsa; run.%p.log"
+expect_rc 0 "an unusual trace name: enable" cfg enable --trace "$t"
+expect_out "enable says it made the trace folder" "made the trace folder $dir \\((root:root, )?mode 1733\\)"
+steps=$((steps + 1))
+want_owner=$(id -un):$(id -gn)
+[ "$(id -u)" -ne 0 ] || want_owner=root:root
+if [ "$(stat -c '%U:%G %a' "$dir")" = "$want_owner 1733" ]; then echo "ok: the trace folder is $want_owner, mode 1733"
+else fail "the trace folder: $(stat -c '%U:%G %a' "$dir")"; fi
+steps=$((steps + 1))
+if [ "$("$CTRSA_CNF_DUMP" "$cnf" | awk -F'\t' '$1 == "K" && $2 == "ctrsa_sect" && $3 == "trace" { print $4 }')" = "$t" ]
+then echo "ok: OpenSSL reads the trace name back as given"
+else fail "OpenSSL reads another trace name back:"; "$CTRSA_CNF_DUMP" "$cnf" | grep 'trace' | show -; fi
+sh -c 'echo $$ > "$1"; shift; exec "$@"' _ "$tmp/pid" env OPENSSL_CONF="$cnf" "$OPENSSL" \
+    dgst -sha256 -sign "$tmp/key.pem" -out "$tmp/sig" "$tmp/data" > "$tmp/out" 2>&1
+steps=$((steps + 1))
+f=${t/\%p/$(cat "$tmp/pid")}
+if [ -f "$f" ] && [ "$(grep -cx 'ctrsa: sign bits=2048 pad=pkcs1' "$f")" -eq 1 ] &&
+    [ "$(ls -A "$dir" | wc -l)" -eq 1 ]; then
+    echo "ok: the signature is traced in exactly '${f/"$real"/\$tmp}'"
+else
+    fail "no trace at '$f':"
+    show "$tmp/out"
+    ls -lA "$dir" | show -
+fi
+expect_rc 0 "an unusual trace name: disable" cfg disable
+expect_out "disable says the trace folder stays" "trace folder $dir and the trace files in it stay"
+same "an unusual trace name: disable restored the file"
+steps=$((steps + 1))
+if [ -f "$f" ]; then echo "ok: the trace folder and its file are still there"; else fail "the trace is gone"; fi
+
+# Trace folders the module would refuse, refused at enable with the fix; the file left alone.
+mkdir -p "$real/group" "$real/real/sub"
+chmod 775 "$real/group"
+refused "a group-writable trace folder, not sticky" "chmod \\+t $real/group" cfg enable --trace "$real/group/t.%p"
+chmod 1775 "$real/group"
+expect_rc 0 "the same folder made sticky: enable" cfg enable --trace "$real/group/t.%p"
+expect_rc 0 "the same folder made sticky: disable" cfg disable
+ln -s real "$real/link"
+refused "a trace folder under a symbolic link" "$real/link is a symbolic link" cfg enable --trace "$real/link/sub/t.%p"
+ln -s real/sub "$real/linksub"
+refused "a trace folder that is a symbolic link" "$real/linksub is a symbolic link" cfg enable --trace "$real/linksub/t.%p"
+refused "a trace folder whose parent is missing" "$real/none does not exist: .*make that first" \
+    cfg enable --trace "$real/none/sub/t.%p"
+if [ "$(id -u)" -eq 0 ]; then
+    mkdir "$real/nobodys"
+    chown nobody "$real/nobodys"
+    refused "a trace folder owned by nobody" "belongs to nobody.*chown root: $real/nobodys" \
+        cfg enable --trace "$real/nobodys/t.%p"
+else
+    echo "skipped: a trace folder owned by another user (needs root, to chown it)"
+fi
 
 finish
