@@ -17,7 +17,8 @@
 #     the file; --trace values the syntax gives a meaning to, refused one by one; an unusual
 #     allowed name read back by OpenSSL and traced to exactly that file, in a folder that
 #     enable makes (root:root 1733) and disable leaves; trace folders the module refuses
-#     (group-writable not sticky, a symbolic link on the way, owned by nobody, no parent).
+#     (group-writable not sticky, a symbolic link on the way, owned by nobody, no parent);
+#     status's note on node.js when a node binary is on PATH.
 #
 #   config_test.sh OPENSSL CTRSA_CONFIG CTRSA_CNF CTRSA_NEWER_SO CTRSA_CNF_DUMP
 . "$(dirname "$0")/../cli/common.sh"
@@ -470,5 +471,21 @@ if [ "$(id -u)" -eq 0 ]; then
 else
     echo "skipped: a trace folder owned by another user (needs root, to chown it)"
 fi
+
+# status and node.js: a note when a node binary is on PATH (node.js ignores openssl_conf).
+mkdir "$real/bin"
+printf '#!/bin/sh\nexit 0\n' > "$real/bin/node"
+chmod +x "$real/bin/node"
+cfg enable > /dev/null
+expect_rc 0 "status with node on PATH" env PATH="$real/bin:$PATH" bash "$config" --file "$cnf" status
+expect_out "status notes that node.js needs --openssl-shared-config" \
+    "node.js \\($real/bin/node\\) does not load ctrsa by default.*--openssl-shared-config"
+if ! command -v node > /dev/null && ! command -v nodejs > /dev/null; then
+    expect_rc 0 "status without node on PATH" cfg status
+    steps=$((steps + 1))
+    if grep -q node "$tmp/out"; then fail "status speaks of node.js without one"; else echo "ok: no node.js note"; fi
+fi
+cfg disable > /dev/null
+same "status and node.js: disabled again"
 
 finish
