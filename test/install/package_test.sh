@@ -7,13 +7,17 @@
 #     handshakes), fetched by curl over TLS 1.3 and over TLS 1.2 with RSA key exchange;
 #   - python3's ssl module (a TLS 1.3 handshake, server and client in one process) and
 #     python3-cryptography (sign, verify, encrypt, decrypt);
-# then disable, remove the package, and compare /etc/ssl and the installed folders with
-# what they were before; then once more, removing the package while enabled (its prerm
-# disables ctrsa). Prints the time of each part.
+# reinstall the same package and upgrade to a rebuilt one (and back) while enabled; then
+# disable, remove the package, and compare /etc/ssl and the installed folders with what
+# they were before; then once more, removing the package while enabled (its prerm disables
+# ctrsa); then with lines added after ctrsa's, where disable refuses: the removal must stop
+# with the package installed, and succeed once the lines are gone. `openssl version` must
+# work after every step, and inside the package's maintainer scripts during the upgrades.
+# Prints the time of each part.
 set -euo pipefail
 src=/root/src/ctrsa
 work=/tmp/ctrsa-pkg
-trace=/tmp/ctrsa-trace
+trace=/var/log/ctrsa
 port=8443
 failures=0
 checks=0
@@ -40,16 +44,26 @@ count() {
 expect_count() { # expect_count NAME WANT GOT
     if [ "$3" -eq "$2" ]; then ok "$1: $3"; else fail "$1: $3, expected $2"; fi
 }
+# openssl_works STEP: openssl starts with the system configuration (a configuration that
+# includes a missing file, or names a missing section, stops every OpenSSL program).
+openssl_works() {
+    if openssl version > "$work/out" 2>&1 && openssl list -providers >> "$work/out" 2>&1; then
+        ok "openssl works $1"
+    else fail "openssl fails $1:"; sed 's/^/    /' "$work/out"; fi
+}
+# installed: dpkg has the package unpacked and configured (whatever was asked of it).
+installed() { dpkg-query -W -f='${db:Status-Abbrev}' ctrsa 2>/dev/null | grep -q '^.i'; }
 
 rm -rf "$work" "$trace"
 mkdir -p "$work"
 modulesdir=$(pkg-config --variable=modulesdir libcrypto)
 cnf=$(readlink -f /usr/lib/ssl/openssl.cnf)
 # The state a removal must restore: every file and link under /etc/ssl and the folders
-# the package installs into, with mode, owner and checksum.
+# the package installs into (/usr/libexec: ctrsa-config's reader), with mode, owner and
+# checksum.
 snapshot() {
     local d dirs=()
-    for d in /etc/ssl "$modulesdir" /usr/share/ctrsa /usr/share/doc/ctrsa /usr/sbin; do
+    for d in /etc/ssl "$modulesdir" /usr/share/ctrsa /usr/share/doc/ctrsa /usr/sbin /usr/libexec; do
         if [ -e "$d" ]; then dirs+=("$d"); else echo "absent: $d"; fi
     done
     find "${dirs[@]}" \( -type f -o -type l -o -type d \) -printf '%p %M %u:%g %l\n' | sort
@@ -67,9 +81,13 @@ dpkg-deb -c "$deb" | awk '{ print "    " $6 }'
 part "install it (dpkg -i): nothing enabled by itself"
 snapshot > "$work/before"
 cp "$cnf" "$work/openssl.cnf.orig"
+openssl_works "before installation"
 check "dpkg -i" dpkg -i "$deb"
+openssl_works "after installation"
 check "the module is where pkg-config --variable=modulesdir libcrypto says" test -f "$modulesdir/ctrsa.so"
 check "the snippet names it" grep -qx "module = $modulesdir/ctrsa.so" /usr/share/ctrsa/ctrsa.cnf
+reader=$(sed -n 's/^cnf_dump=${CTRSA_CNF_DUMP:-\(.*\)}$/\1/p' /usr/sbin/ctrsa-config)
+check "ctrsa-config's reader of openssl.cnf is installed (${reader:-not named})" test -x "${reader:-/nonexistent}"
 check "openssl.cnf untouched by the installation" cmp "$cnf" "$work/openssl.cnf.orig"
 rc=0
 ctrsa-config status > "$work/out" 2>&1 || rc=$?
@@ -83,11 +101,16 @@ openssl pkey -in "$work/key.pem" -pubout -out "$work/pub.pem"
 chmod 644 "$work/key.pem"   # only nginx's master (root) reads it; python runs as root too
 ok "2048-bit key and self-signed certificate"
 
-part "enable (ctrsa-config enable --trace '$trace/%p')"
-mkdir -p "$trace"
-chmod 1777 "$trace"   # nginx workers (www-data) open their own trace files
+part "enable (ctrsa-config enable --trace '$trace/%p'; it makes the folder)"
 check "ctrsa-config enable" ctrsa-config enable --trace "$trace/%p"
-cat "$work/out"
+cp "$work/out" "$work/enable.out"
+cat "$work/enable.out"
+openssl_works "after enable"
+# nginx workers (www-data) create their own trace files in it; nobody but root lists it.
+if grep -qx "ctrsa-config: made the trace folder $trace (root:root, mode 1733): .*" "$work/enable.out" &&
+    [ "$(stat -c '%U:%G %a' "$trace")" = "root:root 1733" ]; then
+    ok "enable made $trace, root:root, mode 1733, and said so"
+else fail "the trace folder: $(stat -c '%U:%G %a' "$trace" 2>&1)"; fi
 check "ctrsa-config status: enabled and active" ctrsa-config status
 cat "$work/out"
 openssl list -providers > "$work/list"
@@ -224,12 +247,47 @@ expect_count "python3-cryptography: PKCS#1 v1.5 verification in ctrsa" 1 \
     "$(count 'ctrsa: verify bits=2048 pad=pkcs1' "$pyf")"
 expect_count "python3-cryptography: OAEP encryption in ctrsa" 1 "$(count 'ctrsa: encrypt bits=2048 pad=oaep' "$pyf")"
 
+part "upgrade while enabled: the same .deb again, a rebuilt one (newer), and back"
+# The rebuilt package: this one with a newer version, and maintainer scripts that record
+# whether openssl works when dpkg runs them (the old prerm and postrm run them too when
+# it is replaced in turn).
+rm -rf "$work/rebuilt"
+dpkg-deb -R "$deb" "$work/rebuilt"
+sed -i 's/^Version: .*/&+rebuilt1/' "$work/rebuilt/DEBIAN/control"
+for s in preinst postinst prerm postrm; do
+    f=$work/rebuilt/DEBIAN/$s
+    [ -f "$f" ] || printf '#!/bin/sh\nexit 0\n' > "$f"
+    sed -i "1a if openssl version > /dev/null 2>\\&1; then echo \"$s \$*: openssl works\"; else echo \"$s \$*: openssl FAILS\"; fi >> $work/maintscripts.log" "$f"
+    chmod 755 "$f"
+done
+dpkg-deb -b "$work/rebuilt" "$work/ctrsa_rebuilt.deb" > /dev/null
+rm -f "$work/maintscripts.log"
+cp "$cnf" "$work/openssl.cnf.enabled"
+check "dpkg -i the same .deb over the installed one" dpkg -i "$deb"
+openssl_works "after reinstalling the same .deb"
+check "dpkg -i the rebuilt .deb ($(dpkg-deb -f "$work/ctrsa_rebuilt.deb" Version)) over it" dpkg -i "$work/ctrsa_rebuilt.deb"
+openssl_works "after the upgrade to the rebuilt .deb"
+check "ctrsa-config status: still enabled and active" ctrsa-config status
+check "dpkg -i the first .deb again (a downgrade)" dpkg -i "$deb"
+openssl_works "after the downgrade"
+check "ctrsa-config status: still enabled and active" ctrsa-config status
+check "openssl.cnf as enable left it" cmp "$cnf" "$work/openssl.cnf.enabled"
+sed 's/^/   maintainer script: /' "$work/maintscripts.log"
+# Upgrade: the rebuilt's preinst and postinst; downgrade: its prerm and postrm.
+expect_count "maintainer scripts that found openssl working" 4 "$(grep -c ': openssl works$' "$work/maintscripts.log")"
+expect_count "maintainer scripts that found openssl failing" 0 "$(grep -c 'FAILS' "$work/maintscripts.log")"
+
 part "disable (ctrsa-config disable) and remove (dpkg -r ctrsa)"
 check "ctrsa-config disable" ctrsa-config disable
-cat "$work/out"
+cp "$work/out" "$work/disable.out"
+cat "$work/disable.out"
+check "disable says the trace folder stays" grep -q "the trace folder $trace and the trace files in it stay" "$work/disable.out"
+check "and it does" test -d "$trace"
+openssl_works "after disable"
 check "openssl.cnf is byte for byte as before enable" cmp "$cnf" "$work/openssl.cnf.orig"
 if openssl list -providers | grep -q '^  ctrsa$'; then fail "ctrsa still loaded"; else ok "openssl list -providers: no ctrsa"; fi
 check "dpkg -r ctrsa" dpkg -r ctrsa
+openssl_works "after removal"
 check "dpkg knows no ctrsa (no conffiles left behind)" \
     sh -c '! dpkg-query -W -f="\${db:Status-Abbrev}" ctrsa 2>/dev/null | grep -q "^[a-z][ic]"'
 snapshot > "$work/after"
@@ -239,8 +297,36 @@ else fail "the root differs after removal:"; diff "$work/before" "$work/after" |
 part "once more: remove while enabled (the package's prerm disables ctrsa)"
 check "dpkg -i" dpkg -i "$deb"
 check "ctrsa-config enable" ctrsa-config enable
+openssl_works "after enable"
 check "dpkg -r ctrsa while enabled" dpkg -r ctrsa
 grep -i ctrsa "$work/out" | sed 's/^/   /'
+openssl_works "after removal"
+check "openssl.cnf is byte for byte as before" cmp "$cnf" "$work/openssl.cnf.orig"
+snapshot > "$work/after"
+if cmp -s "$work/before" "$work/after"; then ok "the root is as before installation"
+else fail "the root differs after removal:"; diff "$work/before" "$work/after" | head -20; fi
+
+part "remove while enabled, with lines added after ctrsa's: disable refuses, so dpkg -r stops"
+check "dpkg -i" dpkg -i "$deb"
+check "ctrsa-config enable" ctrsa-config enable
+cp "$cnf" "$work/openssl.cnf.enabled"
+echo "# the administrator's own line, added after ctrsa's" >> "$cnf"
+rc=0
+dpkg -r ctrsa > "$work/dpkg-r.out" 2>&1 || rc=$?
+sed 's/^/   /' "$work/dpkg-r.out"
+if [ $rc -ne 0 ]; then ok "dpkg -r ctrsa fails (exit $rc)"; else fail "dpkg -r ctrsa succeeded"; fi
+check "it says the package was not removed" grep -q '^ctrsa: not removed: ctrsa is enabled in openssl.cnf' "$work/dpkg-r.out"
+check "and what to do (edit openssl.cnf, ctrsa-config disable, remove again)" \
+    sh -c "grep -q 'edit openssl.cnf' '$work/dpkg-r.out' && grep -q 'run: ctrsa-config disable' '$work/dpkg-r.out' &&
+           grep -q 'remove the package again' '$work/dpkg-r.out'"
+openssl_works "after the refused removal"
+check "the package is still installed" installed
+check "the snippet and the module are still there" test -f /usr/share/ctrsa/ctrsa.cnf -a -f "$modulesdir/ctrsa.so"
+check "ctrsa-config status: still enabled and active" ctrsa-config status
+sed -i '$d' "$cnf"   # the administrator takes his line out again
+check "openssl.cnf as enable left it" cmp "$cnf" "$work/openssl.cnf.enabled"
+check "dpkg -r ctrsa, now that disable can" dpkg -r ctrsa
+openssl_works "after removal"
 check "openssl.cnf is byte for byte as before" cmp "$cnf" "$work/openssl.cnf.orig"
 snapshot > "$work/after"
 if cmp -s "$work/before" "$work/after"; then ok "the root is as before installation"
