@@ -457,6 +457,10 @@ refused "a group-writable trace folder, not sticky" "chmod \\+t $real/group" cfg
 chmod 1775 "$real/group"
 expect_rc 0 "the same folder made sticky: enable" cfg enable --trace "$real/group/t.%p"
 expect_rc 0 "the same folder made sticky: disable" cfg disable
+mkdir -p "$real/opengroup/sub"
+chmod 775 "$real/opengroup"
+refused "a trace folder inside a group-writable one, not sticky" "chmod \\+t $real/opengroup" \
+    cfg enable --trace "$real/opengroup/sub/t.%p"
 ln -s real "$real/link"
 refused "a trace folder under a symbolic link" "$real/link is a symbolic link" cfg enable --trace "$real/link/sub/t.%p"
 ln -s real/sub "$real/linksub"
