@@ -658,6 +658,11 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     /* A ciphertext shorter than k is a number with its leading zero bytes dropped. */
     memset(ct, 0, k - inlen);
     memcpy(ct + k - inlen, in, inlen);
+    /*
+     * One trace line per private operation, written before its outcome is known: traced on
+     * success only, the line (a write() when tracing is on) told valid padding from invalid.
+     */
+    ctrsa_trace("decrypt", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));
     if (!ctrsa_key_private_op(c->key, em, ct))
         goto done;
 
@@ -684,7 +689,6 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     /* The padding code's single result: from here on it may be branched on. */
     if (r == CTRSA_PAD_OK) {
         ok = 1;
-        ctrsa_trace("decrypt", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));
     } else if (r == CTRSA_PAD_FAIL) {
         /* One opaque error for every way the padding can be wrong. */
         CTRSA_RAISE(c->prov, CTRSA_R_DECRYPT_FAILED,
