@@ -584,7 +584,11 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
  * CT: the ciphertext, k, the pad mode and the output size are public. The decrypted block,
  * the message, its length and the padding's validity are secret until the padding code's
  * single result; with implicit rejection (the default for PKCS#1 v1.5) and for the TLS
- * mode there is no failure to observe at all.
+ * mode there is no failure to observe at all. Where the padding can fail (OAEP, PKCS#1
+ * v1.5 without implicit rejection), failure and success take the same steps to the end:
+ * the trace line is written before the private operation, the same buffers are wiped, and
+ * the one opaque error is raised either way and dropped on success (ctrsa_raise_unless),
+ * its last call being the only place the validity picks between two paths.
  */
 static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize,
                         const unsigned char *in, size_t inlen)
@@ -594,7 +598,7 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     uint8_t d_hash[32], pms[CTRSA_TLS_PREMASTER_LEN];
     const ctrsa_hash *h = NULL, *g = NULL;
     size_t k, need, maxlen;
-    int tls, ir, r, ok = 0;
+    int tls, ir, can_fail, r, verdict = 0;
 
     if (c == NULL || c->op != OP_DECRYPT || c->key == NULL) {
         CTRSA_RAISE(c != NULL ? c->prov : NULL, CTRSA_R_OPERATION_NOT_INITIALIZED,
@@ -605,6 +609,9 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     tls = c->pad_mode == RSA_PKCS1_WITH_TLS_PADDING;
     ir = c->pad_mode == RSA_PKCS1_PADDING && c->implicit_rejection;
     need = tls ? CTRSA_TLS_PREMASTER_LEN : k;
+    /* The modes whose padding can fail visibly (public: the pad mode is). */
+    can_fail = c->pad_mode == RSA_PKCS1_OAEP_PADDING
+               || (c->pad_mode == RSA_PKCS1_PADDING && !ir);
     if (out == NULL) {
         *outlen = need;
         return 1;
@@ -658,6 +665,11 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     /* A ciphertext shorter than k is a number with its leading zero bytes dropped. */
     memset(ct, 0, k - inlen);
     memcpy(ct + k - inlen, in, inlen);
+    /*
+     * One trace line per private operation, written before its outcome is known: traced on
+     * success only, the line (a write() when tracing is on) told valid padding from invalid.
+     */
+    ctrsa_trace("decrypt", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));
     if (!ctrsa_key_private_op(c->key, em, ct))
         goto done;
 
@@ -681,23 +693,28 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
             *outlen = CTRSA_TLS_PREMASTER_LEN;
         break;
     }
-    /* The padding code's single result: from here on it may be branched on. */
-    if (r == CTRSA_PAD_OK) {
-        ok = 1;
-        ctrsa_trace("decrypt", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));
-    } else if (r == CTRSA_PAD_FAIL) {
-        /* One opaque error for every way the padding can be wrong. */
-        CTRSA_RAISE(c->prov, CTRSA_R_DECRYPT_FAILED,
-                    "the ciphertext does not decrypt under this key and padding");
-    } else {
+    /*
+     * r is CTRSA_PAD_OK or CTRSA_PAD_FAIL (the secret validity, 1 or 0) or a negative code
+     * (a public failure of the padding code: a hash that failed, impossible lengths). Its
+     * sign says which, whatever the validity, so testing it tells nothing.
+     */
+    if (r < 0) {
         CTRSA_RAISE(c->prov, CTRSA_R_INTERNAL, "the padding code failed (%d)", r);
+        goto done;
     }
+    verdict = 1;
 
 done:
     ctrsa_cleanse(em, k);
     ctrsa_cleanse(d_hash, sizeof(d_hash));
     ctrsa_cleanse(pms, sizeof(pms));
-    return ok;
+    if (!verdict)
+        return 0;
+    /* The padding's validity, kept secret up to here (r's low bit). */
+    if (can_fail)
+        return ctrsa_raise_unless(c->prov, r, CTRSA_R_DECRYPT_FAILED,
+                                  "the ciphertext does not decrypt under this key and padding");
+    return 1; /* raw RSA, implicit rejection, TLS: r is CTRSA_PAD_OK (public) */
 }
 
 const OSSL_DISPATCH ctrsa_rsa_asym_cipher_functions[] = {

@@ -61,6 +61,21 @@ void ctrsa_raise(const CTRSA_PROVCTX *prov, int reason, const char *fmt, ...)
     ;
 #define CTRSA_RAISE(prov, reason, ...) ctrsa_raise((prov), (reason), __VA_ARGS__)
 
+/*
+ * The error of an operation whose failure must cost what its success costs (a decryption's
+ * padding verdict): the error is raised in both cases, then dropped when ok is 1 (the
+ * queue is left as it was) and kept when ok is 0. Returns ok (only its low bit is read).
+ * CT: ok is secret; both outcomes make the same calls up to the last, one indirect call
+ * whose target, the core's pop-to-mark (ok) or clear-mark (not ok), is picked with a mask;
+ * the two differ by a few stores (errors.c gives the figures). reason and the detail are
+ * public and must be the same for every way the operation can fail.
+ */
+int ctrsa_raise_unless(const CTRSA_PROVCTX *prov, int ok, int reason, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 /* The reason-string table for OSSL_FUNC_provider_get_reason_strings. */
 const OSSL_ITEM *ctrsa_reason_strings(void);
 

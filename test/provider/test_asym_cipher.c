@@ -694,6 +694,63 @@ static void test_pkcs1_matrix(void **state)
     }
 }
 
+/*
+ * The error queue around a decryption that can fail (OAEP, PKCS#1 v1.5 without implicit
+ * rejection), which raises its one error whatever the outcome and drops it on success
+ * (provider/errors.c, ctrsa_raise_unless): success leaves the queue as it found it, empty
+ * or holding the application's own error; failure adds exactly the one opaque error on top.
+ */
+static void test_error_queue_around_decrypt(void **state)
+{
+    const struct cfg oaep = { "oaep", 0, "SHA256", NULL, "a label", -1, 0, 0 };
+    const struct cfg pk_noir = { "pkcs1", 0, NULL, NULL, NULL, 0, 0, 0 };
+    const struct cfg *const cs[] = { &oaep, &pk_noir };
+    const struct keyset *ks = &keys[0];
+    unsigned char msg[32], ct[MAX_K], bad[MAX_K], pt[MAX_K];
+    size_t k = ks->bits / 8, ctlen, ptlen, i;
+    int app_error;
+    (void)state;
+
+    assert_int_equal(RAND_bytes(msg, sizeof(msg)), 1);
+    for (i = 0; i < 2; i++) {
+        ctlen = sizeof(ct);
+        assert_true(run(ks->oracle, TU_PROPQ_DEFAULT, 0, cs[i], msg, sizeof(msg), ct, &ctlen));
+        /* A block that is not valid under either padding: zero (0^d = 0, no 0x02 header,
+         * and the OAEP lHash' and separator cannot match either). */
+        memset(bad, 0, k);
+        for (app_error = 0; app_error < 2; app_error++) {
+            ERR_clear_error();
+            if (app_error)
+                ERR_raise_data(ERR_LIB_USER, ERR_R_PASSED_INVALID_ARGUMENT, "the app's own");
+            ptlen = sizeof(pt);
+            assert_true(run(ks->priv, tu_propq(), 1, cs[i], ct, ctlen, pt, &ptlen));
+            assert_int_equal(ptlen, sizeof(msg));
+            /* success: the queue as it was */
+            if (app_error) {
+                assert_int_equal(ERR_GET_LIB(ERR_peek_last_error()), ERR_LIB_USER);
+                assert_int_equal(ERR_GET_LIB(ERR_get_error()), ERR_LIB_USER);
+            }
+            assert_int_equal(ERR_peek_error(), 0);
+
+            ERR_clear_error();
+            if (app_error)
+                ERR_raise_data(ERR_LIB_USER, ERR_R_PASSED_INVALID_ARGUMENT, "the app's own");
+            ptlen = sizeof(pt);
+            assert_false(run(ks->priv, tu_propq(), 1, cs[i], bad, k, pt, &ptlen));
+            /* failure: the application's error (if any), then ours, and nothing else */
+            if (app_error)
+                assert_int_equal(ERR_GET_LIB(ERR_get_error()), ERR_LIB_USER);
+            if (strcmp(tu_provider_name(), "ctrsa") == 0) {
+                unsigned long e = ERR_get_error();
+                assert_int_not_equal(e, 0);
+                assert_string_equal(ERR_reason_error_string(e), R_DECRYPT_FAILED);
+                assert_int_equal(ERR_peek_error(), 0);
+            }
+            ERR_clear_error();
+        }
+    }
+}
+
 /* c >= n, longer than k, and empty: refused before any private arithmetic, in every mode. */
 static void test_decrypt_input_errors(void **state)
 {
@@ -935,6 +992,7 @@ int main(void)
         cmocka_unit_test(test_oaep_matrix),
         cmocka_unit_test(test_pkcs1_matrix),
         cmocka_unit_test(test_decrypt_input_errors),
+        cmocka_unit_test(test_error_queue_around_decrypt),
         cmocka_unit_test(test_ir_reference_matches_openssl_32),
         cmocka_unit_test(test_implicit_rejection_matrix),
     };
