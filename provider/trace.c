@@ -98,51 +98,65 @@ static int trace_folder_ok(const struct stat *st, const char *dir)
     return 1;
 }
 
+/* One step of trace_open_folder: the folder `prefix` of `path`, opened and checked. */
+static int trace_open_folder_step(const char *path, const char *prefix)
+{
+    struct stat st;
+    int fd = open(prefix, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), err = errno;
+
+    if (fd < 0) {
+        if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode))
+            trace_notice("the trace file %s's folder passes through the symbolic link %s: "
+                         "name the real folder", path, prefix);
+        else
+            trace_notice("cannot open the trace file %s's folder %s: %s", path, prefix,
+                         strerror(err));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !trace_folder_ok(&st, prefix)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /*
  * The folder of the absolute path `path` (everything before its last '/'), reached one
  * component at a time from "/" without following a symbolic link, every folder on the way
  * checked by trace_folder_ok. Its O_PATH descriptor, or -1 after one notice. *name is set
  * to the last component.
+ *
+ * Each step opens the absolute prefix (O_NOFOLLOW: its last component must not be a link)
+ * rather than the next name relative to the previous descriptor: the same folders, and the
+ * form that qemu-user's sysroot redirection (-L) of absolute names also understands. No
+ * one else can swap a folder between two steps: each was checked to be owned by root or
+ * by this user, and others may only add their own entries to it, never replace ours.
  */
 static int trace_open_folder(const char *path, const char **name)
 {
-    char walk[TRACE_NAME_MAX], *comp, *save = NULL;
+    char prefix[TRACE_NAME_MAX];
     const char *slash = strrchr(path, '/');
-    size_t dirlen = (size_t)(slash - path);
-    struct stat st;
-    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    size_t dirlen = (size_t)(slash - path), end = 0;
+    int fd = -1;
 
     *name = slash + 1;
-    memcpy(walk, path, dirlen);
-    walk[dirlen] = '\0';
-    if (fd < 0 || fstat(fd, &st) != 0 || !trace_folder_ok(&st, "/")) {
+    while (1) {
+        /* prefix := path[0..end), "/" the first time. */
+        size_t n = end > 0 ? end : 1;
+        memcpy(prefix, path, n);
+        prefix[n] = '\0';
         if (fd >= 0)
             close(fd);
-        return -1;
-    }
-    for (comp = strtok_r(walk, "/", &save); comp != NULL; comp = strtok_r(NULL, "/", &save)) {
-        int next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        int err = errno, ok = 0;
-
-        if (next < 0 && fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-            trace_notice("the trace file %s's folder passes through the symbolic link %s: "
-                         "name the real folder", path, comp);
-        else if (next < 0)
-            trace_notice("cannot open the trace file %s's folder (at %s): %s", path, comp,
-                         strerror(err));
-        else if (fstat(next, &st) != 0)
-            trace_notice("cannot examine the trace file %s's folder (at %s)", path, comp);
-        else
-            ok = trace_folder_ok(&st, comp);
-        close(fd);
-        fd = next;
-        if (!ok) {
-            if (fd >= 0)
-                close(fd);
+        if ((fd = trace_open_folder_step(path, prefix)) < 0)
             return -1;
-        }
+        /* The next prefix ends after the next component; none left: this is the folder. */
+        while (end < dirlen && path[end] == '/')
+            end++;
+        if (end >= dirlen)
+            return fd;
+        while (end < dirlen && path[end] != '/')
+            end++;
     }
-    return fd;
 }
 
 /* 1 if st may be written as a trace file; 0 after one notice naming `path`. */

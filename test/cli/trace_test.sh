@@ -64,7 +64,7 @@ check "a per-process file: named by the signer's pid, 0600, one sign line" \
 refused "a relative path" trace.log "is not an absolute path"
 refused "a missing folder" "$tmp/nowhere/trace.log" "No such file or directory"
 mkdir -m 755 "$tmp/real" && ln -s "$tmp/real" "$tmp/link"
-refused "a folder reached through a symlink" "$tmp/link/trace.log" "passes through the symbolic link link"
+refused "a folder reached through a symlink" "$tmp/link/trace.log" "passes through the symbolic link $tmp/link:"
 check "... nothing written in the symlink's target" test -z "$(ls -A "$tmp/real")"
 refused "a %p in the folder" "$tmp/%p/trace.log" "has a % in its folder"
 
