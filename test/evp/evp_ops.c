@@ -196,7 +196,7 @@ static int pieces_ncopy(pieces *s, const char *value)
     q = OPENSSL_malloc(b->len * (size_t)n + 1);
     if (q == NULL)
         return 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && b->len > 0; i++)
         memcpy(q + (size_t)i * b->len, b->p, b->len);
     OPENSSL_free(b->p);
     b->p = q;
