@@ -8,8 +8,12 @@
  * the default provider go into operations through EVP_PKEY_CTX_new_from_pkey and friends,
  * which export them to the fetched operation's provider as EVP does for any application.
  *
- * Adding a stanza type (OpenSSL 3.5's Sign-Message, Verify-Message, Kem, ...) is one entry
- * in evp_ops.c's table with the keywords it takes and its run function.
+ * Adding a stanza type (the Sign-Message, Verify-Message and Kem stanzas of later releases'
+ * files) is one entry in evp_ops.c's table with the keywords it takes and its run function.
+ * Newer evp_test (OpenSSL's current tree) also changed some semantics: a DigestSign's key
+ * and Ctrl lines take effect when it runs, CtrlInit lines are parameters of the init, and
+ * KeyGen's Ctrl lines are set as parameters rather than through EVP_PKEY_CTX_ctrl_str.
+ * Files of such a release, kept in their own data folder, may need methods of their own.
  */
 #ifndef CTRSA_EVP_OPS_H
 #define CTRSA_EVP_OPS_H
