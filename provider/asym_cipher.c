@@ -455,6 +455,12 @@ static int asym_init(asym_ctx *c, CTRSA_KEY *key, const OSSL_PARAM params[], enu
                     ctrsa_key_bits(key));
         return 0;
     }
+    /* As the default provider: an RSA-PSS key is for PSS signatures only (RFC 4055). */
+    if (ctrsa_key_is_pss(key)) {
+        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+                    "an RSA-PSS key only signs: operation not supported for this keytype");
+        return 0;
+    }
     ctrsa_key_up_ref(key);
     ctrsa_key_free(c->key);
     c->key = key;

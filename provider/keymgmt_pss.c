@@ -86,10 +86,14 @@ int ctrsa_pss_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[],
     if (p_salt != NULL) {
         int saltlen;
 
-        /* OpenSSL 3.0's getter reads p->data without checking it (fuzz_params). */
-        if (p_salt->data == NULL || !OSSL_PARAM_get_int(p_salt, &saltlen) || saltlen < 0) {
+        /*
+         * OpenSSL 3.0's getter reads p->data without checking it (fuzz_params). Any int is
+         * kept, a negative one too, as the default provider does: such a key imports (and
+         * matches its other half) but no signature operation starts with it (sig_init).
+         */
+        if (p_salt->data == NULL || !OSSL_PARAM_get_int(p_salt, &saltlen)) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_SALT_LENGTH,
-                        "RSA-PSS key restriction: the salt length must be an integer >= 0");
+                        "RSA-PSS key restriction: the salt length must be an integer");
             return 0;
         }
         r.min_saltlen = saltlen;

@@ -34,6 +34,7 @@
 #define OSSL_PKEY_RSA_PSS_SALT_LEN_AUTO_DIGEST_MAX "auto-digestmax"
 #endif
 
+#define CTRSA_SHA1_SIZE 20 /* RSA-PSS keys default to SHA-1 */
 #define SIG_MAX_BYTES (CTBN_MAX_BITS / 8)
 /* The digest the RSA keymgmt names as its default, for digest-sign with no digest given. */
 #define SIG_DEFAULT_DIGEST "SHA2-256"
@@ -160,9 +161,20 @@ static int rand_from_prov(const ctrsa_rand *r, uint8_t *buf, size_t len)
 }
 
 /*
+ * 1 if m is MD5-SHA1: the 36-byte MD5 || SHA-1 of TLS 1.0 and 1.1, which they sign with
+ * PKCS#1 v1.5 and no DigestInfo (RFC 4346, 7.4.3). The default provider accepts it for
+ * PKCS#1 v1.5 and PSS signatures (TLS's ServerKeyExchange needs the first), so ctrsa does;
+ * it has no algorithm identifier, so an RSA-PSS key's restriction cannot name it.
+ */
+static int md_is_md5_sha1(const ctrsa_md *m)
+{
+    return ctrsa_md_is(m, "MD5-SHA1");
+}
+
+/*
  * Check the digest m against the pad mode and the key's restriction. PKCS#1 v1.5 needs a
- * DigestInfo for it, PSS any digest we know the OID of (for the algorithm identifier),
- * no padding none at all.
+ * DigestInfo for it (or m is MD5-SHA1, signed bare), PSS any digest we know the OID of
+ * (for the algorithm identifier) or MD5-SHA1, no padding none at all.
  */
 static int check_digest(const sig_ctx *c, const ctrsa_md *m, int pad_mode)
 {
@@ -175,6 +187,8 @@ static int check_digest(const sig_ctx *c, const ctrsa_md *m, int pad_mode)
                     "pad-mode none takes no digest (%s is set)", ctrsa_md_name(m));
         return 0;
     }
+    if (md_is_md5_sha1(m) && r == NULL)
+        return 1;
     if (ctrsa_digest_info_lookup(ctrsa_md_name(m)) == NULL) {
         CTRSA_RAISE(c->prov, CTRSA_R_DIGEST_NOT_ALLOWED,
                     "digest %s is not allowed for RSA signatures", ctrsa_md_name(m));
@@ -492,13 +506,16 @@ static int read_utf8(const sig_ctx *c, const OSSL_PARAM *p, char *buf, size_t si
     return ctrsa_param_get_utf8(c->prov, p, buf, size);
 }
 
+static int replace_md(sig_ctx *c, ctrsa_md *dst, const char *name, const char *props,
+                      int (*check)(const sig_ctx *c, const ctrsa_md *m));
+static int check_sig_digest(const sig_ctx *c, const ctrsa_md *m);
+
 static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
     const ctrsa_pss_restriction *r = restriction(c);
     unsigned int allowed = CTRSA_PADMODES_SIGNATURE;
     int mode;
 
-    (void)params;
     /* PSS cannot be recovered from the block; raw verify-recover is pkcs1 or none. */
     if (c->op == SIG_OP_VERIFY_RECOVER)
         allowed &= ~CTRSA_PADMODE_BIT(RSA_PKCS1_PSS_PADDING);
@@ -513,6 +530,14 @@ static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params
     if (!check_digest(c, &c->md, mode))
         return 0;
     c->pad_mode = mode;
+    /*
+     * PSS with no digest set, and none in this call: SHA-1, as OpenSSL does (RFC 8017's
+     * default RSASSA-PSS parameters; MGF1 then follows the digest). set_digest runs after
+     * this setter when the call names one.
+     */
+    if (mode == RSA_PKCS1_PSS_PADDING && !ctrsa_md_is_set(&c->md)
+        && OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST) == NULL)
+        return replace_md(c, &c->md, "SHA1", c->mdprops, check_sig_digest);
     return 1;
 }
 
@@ -783,6 +808,28 @@ static int get_algorithm_id(const sig_ctx *c, OSSL_PARAM *p)
  * padding to pkcs1 (pss with the key's restrictions for a restricted RSA-PSS key), then
  * apply params.
  */
+/*
+ * 1 if the RSA-PSS key's minimum salt length r->min_saltlen can be used with its modulus:
+ * from 0 to the key's size less the digest's (one less when the top byte holds a single
+ * bit), the bound the default provider checks when an operation starts (it refuses there
+ * with "invalid salt length"; a key it imports but cannot use is refused the same way).
+ */
+static int restriction_saltlen_fits(const sig_ctx *c, const ctrsa_pss_restriction *r)
+{
+    long max = (long)ctrsa_key_size(c->key)
+               - (long)(ctrsa_md_is_set(&c->md) ? ctrsa_md_size(&c->md) : CTRSA_SHA1_SIZE)
+               - ((ctrsa_key_bits(c->key) & 7) == 1);
+
+    if (r->min_saltlen < 0 || r->min_saltlen > max) {
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_SALT_LENGTH,
+                    "invalid salt length: the RSA-PSS key's minimum salt length %d is not "
+                    "in 0..%ld for its %zu-bit modulus", r->min_saltlen, max,
+                    ctrsa_key_bits(c->key));
+        return 0;
+    }
+    return 1;
+}
+
 static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum sig_operation op)
 {
     const ctrsa_pss_restriction *r;
@@ -830,6 +877,8 @@ static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum s
              && !replace_md(c, &c->md, r->mdname, NULL, check_sig_digest))
             || (r->mgf1mdname[0] != '\0'
                 && !replace_md(c, &c->mgf1, r->mgf1mdname, NULL, check_mgf1)))
+            return 0;
+        if (!restriction_saltlen_fits(c, r))
             return 0;
     }
     return sig_set_ctx_params(c, params);
@@ -1061,6 +1110,9 @@ static int sig_verify_recover(void *vctx, unsigned char *rout, size_t *routlen,
     case RSA_PKCS1_PADDING:
         if (!pad_result(c, ctrsa_pkcs1_type1_recover(em, k, d, &off, &len)))
             return 0;
+        /* MD5-SHA1 has no DigestInfo: the block holds the bare 36 bytes or is wrong. */
+        if (d == NULL && md_is_md5_sha1(&c->md) && len != ctrsa_md_size(&c->md))
+            return pad_result(c, CTRSA_PAD_BAD_SIGNATURE);
         break;
     case RSA_NO_PADDING:
         if (d != NULL) {

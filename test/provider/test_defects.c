@@ -12,7 +12,9 @@
  *      and so do getters that cannot answer;
  *   differences: EVP_PKEY_public_check verdicts equal the default's (n = 3q, p^2, prime n,
  *   small factors), 512-bit generation, the pad-mode alias "oeap", and RSA-type imports
- *   with RSA-PSS parameters (both providers refuse them).
+ *   with RSA-PSS parameters (both providers refuse them);
+ *   issue 21: PSS with no digest set (SHA-1) and MD5-SHA1, signed by each provider and
+ *   verified by the other.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -798,6 +800,64 @@ static void test_oeap_alias(void **state)
  * any restriction for a key that is not RSA-PSS and accepts "digest-props" alone; ctrsa
  * gives the same verdicts for every selection.
  */
+/* ---- issue 21: PSS with no digest, MD5-SHA1 ------------------------------------------ */
+
+/*
+ * One signature over in[0..inlen) by provider `signer` and its verification by `verifier`,
+ * with pad and digest (NULL: none set). 1 if both worked, each in the provider named.
+ */
+static int sign_then_verify(const char *signer, const char *verifier, int pad,
+                            const char *digest, const unsigned char *in, size_t inlen)
+{
+    unsigned char sig[256];
+    size_t siglen = sizeof(sig);
+    char pq_sign[64], pq_verify[64];
+    EVP_PKEY_CTX *s, *v;
+    int ok;
+
+    snprintf(pq_sign, sizeof(pq_sign), "provider=%s", signer);
+    snprintf(pq_verify, sizeof(pq_verify), "provider=%s", verifier);
+    s = EVP_PKEY_CTX_new_from_pkey(env.libctx, rsa2048, pq_sign);
+    v = EVP_PKEY_CTX_new_from_pkey(env.libctx, rsa2048, pq_verify);
+    ok = s != NULL && v != NULL && EVP_PKEY_sign_init(s) == 1 && EVP_PKEY_verify_init(v) == 1
+         && EVP_PKEY_CTX_set_rsa_padding(s, pad) == 1 && EVP_PKEY_CTX_set_rsa_padding(v, pad) == 1
+         && (digest == NULL
+             || (EVP_PKEY_CTX_set_signature_md(s, EVP_get_digestbyname(digest)) == 1
+                 && EVP_PKEY_CTX_set_signature_md(v, EVP_get_digestbyname(digest)) == 1))
+         && EVP_PKEY_sign(s, sig, &siglen, in, inlen) == 1
+         && EVP_PKEY_verify(v, sig, siglen, in, inlen) == 1
+         && tu_ctx_in_named_provider(s, signer) && tu_ctx_in_named_provider(v, verifier);
+    if (!ok) {
+        fprintf(stderr, "%s signs, %s verifies, pad %d, digest %s: failed\n", signer,
+                verifier, pad, digest != NULL ? digest : "(none)");
+        tu_print_errors("sign_then_verify");
+    }
+    EVP_PKEY_CTX_free(s);
+    EVP_PKEY_CTX_free(v);
+    return ok;
+}
+
+/*
+ * As the default provider: PSS with no digest set signs and verifies with SHA-1 (a 20-byte
+ * input), and MD5-SHA1 (TLS 1.0/1.1's 36-byte hash) is a digest for PKCS#1 v1.5, bare,
+ * without a DigestInfo, and for PSS. Each in both directions.
+ */
+static void test_pss_default_digest_and_md5_sha1(void **state)
+{
+    unsigned char in[36];
+    static const char *const prov[2] = { "ctrsa", "default" };
+
+    (void)state;
+    memset(in, 0x5a, sizeof(in));
+    for (int i = 0; i < 2; i++) {
+        assert_true(sign_then_verify(prov[i], prov[1 - i], RSA_PKCS1_PSS_PADDING, NULL, in, 20));
+        assert_true(sign_then_verify(prov[i], prov[1 - i], RSA_PKCS1_PADDING, "MD5-SHA1", in,
+                                     36));
+        assert_true(sign_then_verify(prov[i], prov[1 - i], RSA_PKCS1_PSS_PADDING, "MD5-SHA1",
+                                     in, 36));
+    }
+}
+
 static void test_rsa_import_with_pss_params(void **state)
 {
     char sha256[] = "SHA256", sha1[] = "SHA1", mgf1[] = "MGF1", props[] = "provider=default";
@@ -850,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_keygen_512),
         cmocka_unit_test(test_oeap_alias),
         cmocka_unit_test(test_rsa_import_with_pss_params),
+        cmocka_unit_test(test_pss_default_digest_and_md5_sha1),
     };
     int failed;
 

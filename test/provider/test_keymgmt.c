@@ -773,7 +773,6 @@ static void assert_pss_param_refused(const char *type, OSSL_PARAM restriction, i
 static void test_rsapss_bad_restrictions(void **state)
 {
     char nope[] = "NO-SUCH-DIGEST", sha256[] = "SHA256", mgf2[] = "MGF2", shake[] = "SHAKE256";
-    int negative = -1;
 
     (void)state;
     assert_pss_param_refused("RSA-PSS", OSSL_PARAM_construct_utf8_string(
@@ -784,13 +783,42 @@ static void test_rsapss_bad_restrictions(void **state)
     assert_pss_param_refused("RSA-PSS", OSSL_PARAM_construct_utf8_string(
                                  OSSL_PKEY_PARAM_RSA_MASKGENFUNC, mgf2, 0),
                              CTRSA_R_INVALID_PARAMETER);
-    assert_pss_param_refused("RSA-PSS", OSSL_PARAM_construct_int(
-                                 OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, &negative),
-                             CTRSA_R_INVALID_SALT_LENGTH);
     /* an RSA key takes no PSS restrictions */
     assert_pss_param_refused("RSA", OSSL_PARAM_construct_utf8_string(
                                  OSSL_PKEY_PARAM_RSA_DIGEST, sha256, 0),
                              CTRSA_R_INVALID_PARAMETER);
+}
+
+/*
+ * A negative minimum salt length (issue 21, OpenSSL's own vectors): as with the default
+ * provider, the key imports, and a signature operation with it is refused at its start,
+ * "invalid salt length".
+ */
+static void test_rsapss_negative_saltlen(void **state)
+{
+    OSSL_PARAM *pub = NULL, *merged;
+    OSSL_PARAM extra[2];
+    EVP_PKEY *key;
+    EVP_PKEY_CTX *ctx;
+    int negative = -1;
+
+    (void)state;
+    extra[0] = OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, &negative);
+    extra[1] = OSSL_PARAM_construct_end();
+    assert_int_equal(EVP_PKEY_todata(rsa2048, EVP_PKEY_PUBLIC_KEY, &pub), 1);
+    merged = OSSL_PARAM_merge(pub, extra);
+    assert_non_null(merged);
+    key = from_params("RSA-PSS", PROPQ_CTRSA, EVP_PKEY_PUBLIC_KEY, merged);
+    assert_non_null(key);
+    ctx = EVP_PKEY_CTX_new_from_pkey(libctx, key, PROPQ_CTRSA);
+    assert_non_null(ctx);
+    ERR_clear_error();
+    assert_int_not_equal(EVP_PKEY_verify_init(ctx), 1);
+    assert_ctrsa_error(CTRSA_R_INVALID_SALT_LENGTH);
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    OSSL_PARAM_free(merged);
+    OSSL_PARAM_free(pub);
 }
 
 /*
@@ -946,6 +974,7 @@ int main(void)
         cmocka_unit_test(test_rsapss_restricted),
         cmocka_unit_test(test_rsapss_unrestricted),
         cmocka_unit_test(test_rsapss_bad_restrictions),
+        cmocka_unit_test(test_rsapss_negative_saltlen),
         cmocka_unit_test(test_rsapss_certificate),
     };
 
