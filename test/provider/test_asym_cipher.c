@@ -280,6 +280,17 @@ static void test_sizes_and_buffers(void **state)
     }
 }
 
+/*
+ * After a padding failure: nothing from ctrsa on the queue (a padding failure raises no
+ * error; asym_cipher.c says why); another provider may have raised its own. Clears it.
+ */
+static void expect_silent_padding_failure(void)
+{
+    if (strcmp(tu_provider_name(), "ctrsa") == 0)
+        assert_int_equal(ERR_peek_error(), 0);
+    ERR_clear_error();
+}
+
 static void test_bad_padding(void **state)
 {
     const struct cfg oaep = { "oaep", 0, NULL, NULL, NULL, -1, 0, 0 };
@@ -291,16 +302,16 @@ static void test_bad_padding(void **state)
     int i, done;
     (void)state;
 
-    /* OAEP: a corrupted ciphertext, or the wrong label, is one opaque failure. */
+    /* OAEP: a corrupted ciphertext, or the wrong label, is one silent failure. */
     ctlen = sizeof(ct);
     assert_true(run(ut_pub, tu_propq(), 0, &oaep, msg, 16, ct, &ctlen));
     len = sizeof(pt);
     assert_false(run(ut_priv, tu_propq(), 1, &oaep_l, ct, ctlen, pt, &len));
-    assert_true(tu_error_with_reason());
+    expect_silent_padding_failure();
     ct[100] ^= 0x01;
     len = sizeof(pt);
     assert_false(run(ut_priv, tu_propq(), 1, &oaep, ct, ctlen, pt, &len));
-    assert_true(tu_error_with_reason());
+    expect_silent_padding_failure();
 
     /* About one OAEP ciphertext in 270 is a valid PKCS#1 v1.5 block too (second byte 02,
      * eight nonzero bytes, a zero): those are skipped, four others are tested. */
@@ -316,7 +327,7 @@ static void test_bad_padding(void **state)
         ERR_clear_error();
         len = sizeof(pt);
         assert_false(run(ut_priv, tu_propq(), 1, &pk_noir, ct, ctlen, pt, &len));
-        assert_true(tu_error_with_reason());
+        expect_silent_padding_failure();
         /* ... implicit rejection (the default) succeeds with a synthetic message that is
          * the same every time for the same ciphertext. */
         len = sizeof(pt);
@@ -520,6 +531,13 @@ static void expect_reason_at(const char *want, const char *what, int line)
     unsigned long e = ERR_peek_last_error();
     const char *reason = e != 0 ? ERR_reason_error_string(e) : NULL;
 
+    if (want == NULL) {  /* R_PADDING_FAILED: nothing from ctrsa on the queue */
+        if (strcmp(tu_provider_name(), "ctrsa") == 0 && e != 0)
+            fail_msg("line %d, %s: a padding failure left \"%s\" on the queue", line, what,
+                     reason != NULL ? reason : "(no reason)");
+        ERR_clear_error();
+        return;
+    }
     if (e == 0)
         fail_msg("line %d, %s: expected the error \"%s\", the queue is empty", line, what,
                  want);
@@ -533,7 +551,11 @@ static void expect_reason_at(const char *want, const char *what, int line)
 
 #define R_INPUT_TOO_LARGE "input too large for the modulus"
 #define R_WRONG_INPUT_LENGTH "wrong input length"
-#define R_DECRYPT_FAILED "decryption failed"
+/*
+ * A padding failure (OAEP, PKCS#1 v1.5 without implicit rejection) raises no error in ctrsa,
+ * as in OpenSSL's FIPS provider: only the return value says it (asym_cipher.c says why).
+ */
+#define R_PADDING_FAILED NULL
 
 static size_t md_size(const char *name)
 {
@@ -634,13 +656,13 @@ static void test_oaep_matrix(void **state)
                  * parameters: one opaque failure. */
                 memcpy(ct, last_ct, k);
                 ct[k / 2] ^= 0x10;
-                decrypt_fails(ks, &c, ct, k, R_DECRYPT_FAILED, "tampered OAEP ciphertext");
+                decrypt_fails(ks, &c, ct, k, R_PADDING_FAILED, "tampered OAEP ciphertext");
                 memcpy(ct, last_ct, k);
                 ct[k - 1] ^= 0x01;
-                decrypt_fails(ks, &c, ct, k, R_DECRYPT_FAILED, "OAEP, last byte tampered");
-                decrypt_fails(ks, &wrong_label, last_ct, k, R_DECRYPT_FAILED,
+                decrypt_fails(ks, &c, ct, k, R_PADDING_FAILED, "OAEP, last byte tampered");
+                decrypt_fails(ks, &wrong_label, last_ct, k, R_PADDING_FAILED,
                               "OAEP with the wrong label");
-                decrypt_fails(ks, &wrong_mgf1, last_ct, k, R_DECRYPT_FAILED,
+                decrypt_fails(ks, &wrong_mgf1, last_ct, k, R_PADDING_FAILED,
                               "OAEP with the wrong MGF1 digest");
                 /* Still fine untouched. */
                 ctlen = sizeof(pt);
@@ -690,15 +712,15 @@ static void test_pkcs1_matrix(void **state)
                 break;
         }
         ERR_clear_error();
-        decrypt_fails(ks, &pk_noir, ct, k, R_DECRYPT_FAILED, "tampered PKCS#1 ciphertext");
+        decrypt_fails(ks, &pk_noir, ct, k, R_PADDING_FAILED, "tampered PKCS#1 ciphertext");
     }
 }
 
 /*
  * The error queue around a decryption that can fail (OAEP, PKCS#1 v1.5 without implicit
- * rejection), which raises its one error whatever the outcome and drops it on success
- * (provider/errors.c, ctrsa_raise_unless): success leaves the queue as it found it, empty
- * or holding the application's own error; failure adds exactly the one opaque error on top.
+ * rejection): success leaves it as it found it, empty or holding the application's own
+ * error, and so does failure in ctrsa, which raises nothing for a padding failure (only
+ * the return value says it; asym_cipher.c says why).
  */
 static void test_error_queue_around_decrypt(void **state)
 {
@@ -737,15 +759,11 @@ static void test_error_queue_around_decrypt(void **state)
                 ERR_raise_data(ERR_LIB_USER, ERR_R_PASSED_INVALID_ARGUMENT, "the app's own");
             ptlen = sizeof(pt);
             assert_false(run(ks->priv, tu_propq(), 1, cs[i], bad, k, pt, &ptlen));
-            /* failure: the application's error (if any), then ours, and nothing else */
+            /* failure: the application's error (if any), and nothing from ctrsa */
             if (app_error)
                 assert_int_equal(ERR_GET_LIB(ERR_get_error()), ERR_LIB_USER);
-            if (strcmp(tu_provider_name(), "ctrsa") == 0) {
-                unsigned long e = ERR_get_error();
-                assert_int_not_equal(e, 0);
-                assert_string_equal(ERR_reason_error_string(e), R_DECRYPT_FAILED);
+            if (strcmp(tu_provider_name(), "ctrsa") == 0)
                 assert_int_equal(ERR_peek_error(), 0);
-            }
             ERR_clear_error();
         }
     }
@@ -953,7 +971,7 @@ static void test_implicit_rejection_matrix(void **state)
             if (run(ks->oracle, TU_PROPQ_DEFAULT, 1, &pk_noir, ct, ctlen, pt, &len))
                 continue; /* a valid padding by chance: nothing to test */
             ERR_clear_error();
-            decrypt_fails(ks, &pk_noir, ct, ctlen, R_DECRYPT_FAILED, what);
+            decrypt_fails(ks, &pk_noir, ct, ctlen, R_PADDING_FAILED, what);
 
             wantlen = ref_synthetic(ks->oracle, ct, ctlen, want);
             assert_true(wantlen <= k - 11);
