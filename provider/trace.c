@@ -18,6 +18,8 @@
  *   lstat first and opened only if it is a regular file of the effective user with one
  *   link (never a symlink, FIFO, device, another user's file or a hard link to someone
  *   else's), with O_NOFOLLOW and O_NONBLOCK, and checked again once open. Nothing blocks.
+ * - The file must be on its folder's file system (no mount over its name: a FUSE file of
+ *   another user could make every write wait).
  * - No folder is kept open: a descriptor of a folder outside a chroot would let a
  *   compromised process walk out of its jail through it.
  * - The descriptor is moved above 2, and each write first checks (fstat) that it is still
@@ -34,7 +36,8 @@
  * more privileged parent, and never waits on a lock held by a thread of its parent. Each
  * line goes out in a single write(): with O_APPEND, lines from concurrent threads (and
  * processes) do not interleave. The "stderr" target is a debugging aid: writing to it can
- * block if the program's standard error is a full pipe.
+ * block if the program's standard error is a full pipe, so a setuid (AT_SECURE) process,
+ * whose standard error its caller chose, ignores it.
  *
  * Nothing secret reaches the trace: a line names the operation, the key's size (public) and
  * the padding mode (a parameter). Callers trace a private operation whatever its outcome,
@@ -48,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -184,7 +188,7 @@ static int trace_open_file(const char *path)
 {
     const int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
     const char *name;
-    struct stat before, st;
+    struct stat before, st, folder;
     int dir = trace_open_folder(path, &name), fd, ok;
 
     if (dir < 0)
@@ -209,6 +213,13 @@ static int trace_open_file(const char *path)
         }
     } else if (fd < 0) {
         trace_notice("cannot create the trace file %s: %s", path, strerror(errno));
+    }
+    if (fd >= 0 && (fstat(dir, &folder) != 0 || fstat(fd, &st) != 0 ||
+                    st.st_dev != folder.st_dev)) {
+        /* A mount over the name (a FUSE file of another user could block every write). */
+        trace_notice("the trace file %s is not on its folder's file system", path);
+        close(fd);
+        fd = -1;
     }
     close(dir);
     if (fd < 0)
@@ -251,20 +262,35 @@ static int trace_expand(const char *target, char *path, size_t size)
     return 1;
 }
 
-/* In a forked child: the parent's per-process file is not ours, and no thread holds locks. */
+/*
+ * fork() waits until no thread is deciding the target or opening a file (prepare takes the
+ * lock), so a child never inherits a half-made state: a descriptor ctrsa has not recorded,
+ * or a lock held by a thread it does not have. In the child the parent's per-process file
+ * is closed at once (it may belong to a more privileged user).
+ */
+static void trace_atfork_prepare(void)
+{
+    pthread_mutex_lock(&trace_lock);
+}
+
+static void trace_atfork_parent(void)
+{
+    pthread_mutex_unlock(&trace_lock);
+}
+
 static void trace_atfork_child(void)
 {
-    pthread_mutex_init(&trace_lock, NULL);
     if (trace_per_process && trace_fd >= 0) {
         close(trace_fd);
         trace_fd = -1;
     }
     atomic_store(&trace_fd_pid, -1);
+    pthread_mutex_unlock(&trace_lock);
 }
 
 static void trace_register_atfork(void)
 {
-    pthread_atfork(NULL, NULL, trace_atfork_child);
+    pthread_atfork(trace_atfork_prepare, trace_atfork_parent, trace_atfork_child);
 }
 
 /* Decide the target `target` (not empty); called once, under trace_lock. */
@@ -274,7 +300,9 @@ static void trace_decide(const char *target)
     const char *slash = strrchr(target, '/');
 
     if (strcmp(target, "stderr") == 0) {
-        trace_fd = STDERR_FILENO;
+        /* In a setuid program the caller owns fd 2: a full pipe there would stall it. */
+        if (!getauxval(AT_SECURE))
+            trace_fd = STDERR_FILENO;
     } else if (strlen(target) >= sizeof(trace_target)) {
         trace_notice("the trace file name is longer than %d bytes", TRACE_NAME_MAX - 1);
     } else if (target[0] != '/') {
@@ -291,7 +319,6 @@ static void trace_decide(const char *target)
             close(dir);
             memcpy(trace_target, target, strlen(target) + 1);
             trace_per_process = 1;
-            pthread_once(&trace_atfork_once, trace_register_atfork);
         }
     } else if (trace_expand(target, path, sizeof(path))) {
         trace_fd = trace_open_file(path);
@@ -305,6 +332,7 @@ void ctrsa_trace_configure(const char *from_config)
 
     if (atomic_load(&trace_decided))
         return;
+    pthread_once(&trace_atfork_once, trace_register_atfork);
     pthread_mutex_lock(&trace_lock);
     if (!atomic_load(&trace_decided)) {
         target = secure_getenv("CTRSA_TRACE");
@@ -338,6 +366,8 @@ static int trace_fd_here(void)
         return trace_fd;
     pthread_mutex_lock(&trace_lock);
     if (atomic_load(&trace_fd_pid) != pid) {
+        if (trace_fd >= 0)  /* a child made without the atfork handlers (_Fork, clone) */
+            close(trace_fd);
         trace_fd = trace_expand(trace_target, path, sizeof(path)) ? trace_open_file(path) : -1;
         atomic_store(&trace_fd_pid, pid);
     }
