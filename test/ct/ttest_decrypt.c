@@ -33,12 +33,14 @@
  * detected.
  *
  * Not flaking on a shared machine: the classes are interleaved, so noise lands on every
- * class alike and only widens the spread; a |t| of 4.5 or more is measured again, up to
- * three runs in all, each on fresh samples, and the test fails only if every run reads
- * 4.5 or more. Noise that happens to favour one class does not come back in the same
- * direction run after run; a real difference does, and grows with N.
+ * class alike and only widens the spread; a |t| of 4.5 or more is measured again on fresh
+ * samples, and two runs of three at 4.5 or more fail the test (a clean first run passes
+ * at once). Noise that happens to favour one class rarely comes back in the same
+ * direction; a real difference does, and grows with N (a leak of main's former size,
+ * 5.4 to 7.7 per run, fails about 3 times in 4 or more, where "every run of three" let it
+ * pass about half the time).
  *
- * Exit status: 0 no leak detected, 1 a leak in every run, 2 a setup error.
+ * Exit status: 0 no leak detected, 1 a leak in two runs, 2 a setup error.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED /* RSA_padding_add_* build the test's encodings */
 #include <math.h>
@@ -434,21 +436,24 @@ int main(int argc, char **argv)
         m = run(ctx, n, &seed, fixed);
         runs++;
         maxt = m > maxt ? m : maxt;
-        if (m < T_LIMIT)
+        if (m >= T_LIMIT)
+            leaks++;
+        /* A clean first run passes; after a high one, two of three runs decide. */
+        if (leaks == 0 || leaks >= 2 || runs == MAX_RUNS)
             break;
-        leaks++;
-        printf("max |t| = %.2f >= %.1f: measured again on fresh samples\n", m, T_LIMIT);
+        if (m >= T_LIMIT)
+            printf("max |t| = %.2f >= %.1f: measured again on fresh samples\n", m, T_LIMIT);
     }
     EVP_PKEY_CTX_free(ctx);
     EVP_PKEY_CTX_free(raw_enc);
     EVP_PKEY_free(pkey);
     OSSL_LIB_CTX_free(libctx);
-    if (leaks == runs) {
-        printf("\nLEAK: max |t| >= %.1f in each of %d runs (largest %.2f)\n", T_LIMIT, runs,
-               maxt);
+    if (leaks >= 2) {
+        printf("\nLEAK: max |t| >= %.1f in %d of %d runs (largest %.2f)\n", T_LIMIT, leaks,
+               runs, maxt);
         return 1;
     }
-    printf("\nno leak detected (max |t| of the last run below %.1f; %d run%s)\n", T_LIMIT,
-           runs, runs == 1 ? "" : "s");
+    printf("\nno leak detected (max |t| below %.1f in %d of %d run%s)\n", T_LIMIT,
+           runs - leaks, runs, runs == 1 ? "" : "s");
     return 0;
 }
