@@ -214,7 +214,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 3: ok = EVP_PKEY_encrypt(ctx, out, &outlen, tbs, tlen); break;
         default: ok = EVP_PKEY_decrypt(ctx, out, &outlen, tbs, tlen); break;
         }
-        if (ok <= 0 && ERR_peek_error() == 0)
+        if (ok <= 0 && ERR_peek_error() == 0
+            && !(op == 4 && fz_silent_padding_failure(ctx, tlen)))
             fz_fail("operation %u failed with an empty error queue", op);
         if (ok == 1 && op != 1 && outlen > outsize)
             fz_fail("operation %u claims %zu bytes in a %zu-byte buffer", op, outlen, outsize);

@@ -6,6 +6,7 @@
 
 #include <openssl/err.h>
 #include <openssl/provider.h>
+#include <openssl/rsa.h>
 
 #include "fuzz_util.h"
 
@@ -71,6 +72,16 @@ int fz_error_queued(void)
 
     ERR_clear_error();
     return queued;
+}
+
+int fz_silent_padding_failure(EVP_PKEY_CTX *ctx, size_t inlen)
+{
+    int pad = 0;
+    EVP_PKEY *key = ctx != NULL ? EVP_PKEY_CTX_get0_pkey(ctx) : NULL;
+
+    return key != NULL && EVP_PKEY_CTX_get_rsa_padding(ctx, &pad) > 0
+           && (pad == RSA_PKCS1_OAEP_PADDING || pad == RSA_PKCS1_PADDING)
+           && inlen >= 1 && inlen <= (size_t)EVP_PKEY_get_size(key);
 }
 
 OSSL_LIB_CTX *fz_libctx(void)

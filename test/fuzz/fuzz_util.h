@@ -44,6 +44,14 @@ OSSL_LIB_CTX *fz_libctx(void);
 /* 1 if the last failing call left at least one error on the queue; clears the queue. */
 int fz_error_queued(void);
 
+/*
+ * 1 if a failed decryption on ctx of an inlen-byte ciphertext may have left the error
+ * queue empty: ctrsa raises nothing for a padding failure (OAEP, PKCS#1 v1.5; its
+ * asym_cipher.c says why), which needs a ciphertext of 1 to k bytes to reach the padding.
+ * Every other failure must leave an error.
+ */
+int fz_silent_padding_failure(EVP_PKEY_CTX *ctx, size_t inlen);
+
 /* ---- key operations (fuzz_keyops.c) ---- */
 
 /*
