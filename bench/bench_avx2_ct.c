@@ -46,6 +46,7 @@
 
 #include "avx2.h"
 #include "backend.h"
+#include "welch.h"
 #include "bignum.h"
 
 static void die(const char *msg)
@@ -70,12 +71,6 @@ static ctbn_mont *make_modulus(size_t n, ctbn_limb *m)
     if (ctx == NULL || ctbn_mont_init(ctx, m, n) != 0)
         die("ctbn_mont_init");
     return ctx;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -442,25 +437,6 @@ static void public_table(void)
 /* ---------------------------------------------------------------------------------------
  * ttest
  */
-struct acc {
-    double n, mean, m2;
-};
-
-static void acc_push(struct acc *a, double x)
-{
-    a->n += 1;
-    double d = x - a->mean;
-    a->mean += d / a->n;
-    a->m2 += d * (x - a->mean);
-}
-
-static double welch_t(const struct acc *a, const struct acc *b)
-{
-    if (a->n < 2 || b->n < 2)
-        return 0;
-    double va = a->m2 / (a->n - 1), vb = b->m2 / (b->n - 1);
-    return (a->mean - b->mean) / sqrt(va / a->n + vb / b->n);
-}
 
 static uint64_t xorshift(uint64_t *s)
 {

@@ -35,6 +35,7 @@
 #include <openssl/rand.h>
 
 #include "backend.h"
+#include "welch.h"
 #include "bignum.h"
 #include "ifma.h"
 
@@ -74,12 +75,6 @@ static void rand_base(ctbn_limb *b, size_t n)
 {
     rand_limbs(b, n);
     b[n - 1] &= ~((ctbn_limb)1 << 63);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static double median(double *v, size_t k)
@@ -307,26 +302,6 @@ static void speed(int quick)
  * ttest
  */
 
-/* Welch's t statistic of two samples given their count, sum and sum of squares. */
-struct acc {
-    double n, mean, m2;
-};
-
-static void acc_push(struct acc *a, double x)
-{
-    a->n += 1;
-    double d = x - a->mean;
-    a->mean += d / a->n;
-    a->m2 += d * (x - a->mean);
-}
-
-static double welch_t(const struct acc *a, const struct acc *b)
-{
-    if (a->n < 2 || b->n < 2)
-        return 0;
-    double va = a->m2 / (a->n - 1), vb = b->m2 / (b->n - 1);
-    return (a->mean - b->mean) / sqrt(va / a->n + vb / b->n);
-}
 
 /*
  * The leaky copy: the same arithmetic as ifma_modexp.c on the same kernels, but the table

@@ -61,6 +61,8 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 
+#include "welch.h"
+
 #define BITS 2048
 #define K (BITS / 8)
 #define BATCH 200
@@ -233,31 +235,6 @@ static uint64_t timed_call(EVP_PKEY_CTX *ctx, const unsigned char ct[K], int *ok
 
 /* ---- statistics ------------------------------------------------------------------------ */
 
-struct acc {
-    double n, mean, m2;
-};
-
-static void acc_push(struct acc *a, double x)
-{
-    a->n += 1;
-    double d = x - a->mean;
-    a->mean += d / a->n;
-    a->m2 += d * (x - a->mean);
-}
-
-static double welch_t(const struct acc *a, const struct acc *b)
-{
-    if (a->n < 2 || b->n < 2)
-        return 0;
-    double va = a->m2 / (a->n - 1), vb = b->m2 / (b->n - 1);
-    return (a->mean - b->mean) / sqrt(va / a->n + vb / b->n);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The comparisons: classes whose bit is in `left` against those whose bit is in `right`. */
 static const struct cmp {
