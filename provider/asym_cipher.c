@@ -24,6 +24,7 @@
 #include "enc_padding.h"
 #include "md.h"
 #include "padmode.h"
+#include "core_version.h"
 #include "prov.h"
 #include "rsa_key.h"
 
@@ -591,16 +592,22 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
  * the message, its length and the padding's validity are secret until the padding code's
  * single result; with implicit rejection (the default for PKCS#1 v1.5) and for the TLS
  * mode there is no failure to observe at all. Where the padding can fail (OAEP, PKCS#1
- * v1.5 without implicit rejection), failure and success take the same steps to the end,
- * and the validity is only returned: the trace line is written before the private
- * operation, the same buffers are wiped, and a padding failure raises no error, as
- * OpenSSL's FIPS provider does. The default provider raises one either way and clears it
- * in constant time on success (err_clear_last_constant_time, internal to libcrypto); a
- * provider reaches the queue only through the core, whose calls cannot do that: raising
- * only on failure costs about 800 TSC ticks that success does not (issue 20 measured it
- * through EVP), and raising either way and then popping it on success or keeping it on
- * failure picks which libcrypto code runs by the verdict (a Flush+Reload probe on the two
- * functions told valid from invalid in one trace, 80-88% of the time).
+ * v1.5 without implicit rejection), failure and success take the same steps to the end:
+ * the trace line is written before the private operation and the same buffers are wiped.
+ * How the verdict leaves depends on the core (both ways measured through EVP, issue 20):
+ * - OpenSSL 3.0 and 3.1: it is only returned, and a padding failure raises no error, as
+ *   OpenSSL's FIPS provider does. The default provider raises its error either way and
+ *   clears it in constant time on success (err_clear_last_constant_time, internal to
+ *   libcrypto); a provider reaches the queue only through the core, which cannot: raising
+ *   only on failure costs about 800 TSC ticks that success does not, and raising either way
+ *   then popping or keeping it runs a different libcrypto function by the verdict (a
+ *   Flush+Reload probe on the two told valid from invalid in one trace, 80-88% right).
+ * - OpenSSL 3.2 and later: EVP_PKEY_decrypt itself branches on the result and, when a
+ *   failed provider left no error, raises one ("provider asym cipher failure"): silence
+ *   would bring back the 800 ticks. So the one opaque error is raised either way and
+ *   dropped on success (ctrsa_raise_unless): the time is even, and the probe's view of
+ *   pop-or-keep adds nothing to what libcrypto's own failure-only call (ERR_count_to_mark)
+ *   already shows for every provider there.
  */
 static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t outsize,
                         const unsigned char *in, size_t inlen)
@@ -610,7 +617,7 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     uint8_t d_hash[32], pms[CTRSA_TLS_PREMASTER_LEN];
     const ctrsa_hash *h = NULL, *g = NULL;
     size_t k, need, maxlen;
-    int tls, ir, r, verdict = 0;
+    int tls, ir, can_fail, r, verdict = 0;
 
     if (c == NULL || c->op != OP_DECRYPT || c->key == NULL) {
         CTRSA_RAISE(c != NULL ? c->prov : NULL, CTRSA_R_OPERATION_NOT_INITIALIZED,
@@ -621,6 +628,9 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     tls = c->pad_mode == RSA_PKCS1_WITH_TLS_PADDING;
     ir = c->pad_mode == RSA_PKCS1_PADDING && c->implicit_rejection;
     need = tls ? CTRSA_TLS_PREMASTER_LEN : k;
+    /* The modes whose padding can fail visibly (public: the pad mode is). */
+    can_fail = c->pad_mode == RSA_PKCS1_OAEP_PADDING
+               || (c->pad_mode == RSA_PKCS1_PADDING && !ir);
     if (out == NULL) {
         *outlen = need;
         return 1;
@@ -719,11 +729,11 @@ done:
     ctrsa_cleanse(pms, sizeof(pms));
     if (!verdict)
         return 0;
-    /*
-     * The padding's validity, secret up to here, is the return value and nothing else (no
-     * error raised: see above). Raw RSA, implicit rejection and TLS: r is CTRSA_PAD_OK.
-     */
-    return r & 1;
+    /* The padding's validity, secret up to here (r's low bit); see above for the core. */
+    if (can_fail && c->prov->core_version >= CTRSA_CORE_3_2)
+        return ctrsa_raise_unless(c->prov, r, CTRSA_R_DECRYPT_FAILED,
+                                  "the ciphertext does not decrypt under this key and padding");
+    return r & 1; /* raw RSA, implicit rejection, TLS: r is CTRSA_PAD_OK (public) */
 }
 
 const OSSL_DISPATCH ctrsa_rsa_asym_cipher_functions[] = {

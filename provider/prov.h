@@ -39,7 +39,7 @@ enum ctrsa_reason {
     CTRSA_R_INVALID_SALT_LENGTH,
     CTRSA_R_INVALID_PARAMETER,
     CTRSA_R_BAD_SIGNATURE,
-    CTRSA_R_DECRYPT_FAILED,       /* unused: a padding failure raises nothing (asym_cipher.c) */
+    CTRSA_R_DECRYPT_FAILED,       /* the one opaque decryption error (OpenSSL 3.2+ cores) */
     CTRSA_R_FAULT_DETECTED,       /* private result failed the public-exponent check */
     CTRSA_R_RANDOM_FAILURE,
     CTRSA_R_PSS_RESTRICTION,      /* violates the RSA-PSS key's restrictions */
@@ -60,6 +60,25 @@ void ctrsa_raise(const CTRSA_PROVCTX *prov, int reason, const char *fmt, ...)
 #endif
     ;
 #define CTRSA_RAISE(prov, reason, ...) ctrsa_raise((prov), (reason), __VA_ARGS__)
+
+/*
+ * The error of an operation whose failure must cost what its success costs (a decryption's
+ * padding verdict), for cores whose EVP layer raises its own error when a provider fails
+ * silently (OpenSSL 3.2+; asym_cipher.c says why): the error is raised in both cases, then
+ * dropped when ok is 1 (the queue is left as it was) and kept when ok is 0. Returns ok
+ * (only its low bit is read).
+ * CT: ok is secret in time, not in code: both outcomes make the same calls up to the last,
+ * one indirect call whose target, the core's pop-to-mark (ok) or clear-mark (not ok), is
+ * picked with a mask; the two cost the same within a few stores (errors.c gives the
+ * figures), but they are two functions, which a cache probe on libcrypto's code can tell
+ * apart, as it can tell the EVP layer's own failure-only call on those cores. reason and
+ * the detail are public and must be the same for every way the operation can fail.
+ */
+int ctrsa_raise_unless(const CTRSA_PROVCTX *prov, int ok, int reason, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 /* The reason-string table for OSSL_FUNC_provider_get_reason_strings. */
 const OSSL_ITEM *ctrsa_reason_strings(void);
