@@ -804,11 +804,6 @@ static int get_algorithm_id(const sig_ctx *c, OSSL_PARAM *p)
 /* Initialisation                                                                       */
 
 /*
- * Common to every init: take the key (or keep the current one when provkey is NULL), reset
- * padding to pkcs1 (pss with the key's restrictions for a restricted RSA-PSS key), then
- * apply params.
- */
-/*
  * 1 if the RSA-PSS key's minimum salt length r->min_saltlen can be used with its modulus:
  * from 0 to the key's size less the digest's (one less when the top byte holds a single
  * bit), the bound the default provider checks when an operation starts (it refuses there
@@ -830,6 +825,11 @@ static int restriction_saltlen_fits(const sig_ctx *c, const ctrsa_pss_restrictio
     return 1;
 }
 
+/*
+ * Common to every init: take the key (or keep the current one when provkey is NULL), reset
+ * padding to pkcs1 (pss with the key's restrictions for a restricted RSA-PSS key), then
+ * apply params.
+ */
 static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum sig_operation op)
 {
     const ctrsa_pss_restriction *r;
