@@ -21,6 +21,7 @@
 #include <openssl/rsa.h>
 
 #include "bignum.h"
+#include "core_version.h"
 #include "dispatch.h"
 #include "md.h"
 #include "padmode.h"
@@ -222,7 +223,6 @@ static int check_mgf1(const sig_ctx *c, const ctrsa_md *m)
     return 1;
 }
 
-/* The salt length mode against the key's minimum (verification's auto is checked later). */
 /* The shortest salt the key accepts: its RSA-PSS restriction's, -1 when it has none. */
 static int min_saltlen(const sig_ctx *c)
 {
@@ -244,11 +244,31 @@ static int salt_meets_minimum(const sig_ctx *c, size_t slen)
     return 1;
 }
 
+/*
+ * The salt length mode a context starts with, as the loading core's default provider: from
+ * OpenSSL 3.1, auto-digestmax (sign with min(digest, max), verify auto); on 3.0, which has
+ * no such mode, auto (sign with the longest salt, verify auto).
+ */
+static int default_saltlen(const sig_ctx *c)
+{
+    return c->prov->core_version >= CTRSA_CORE_3_1 ? CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX
+                                                   : CTRSA_PSS_SALTLEN_AUTO;
+}
+
+/* The salt length mode against the version's modes and the key's minimum (verification's
+ * auto is checked later). */
 static int check_saltlen(const sig_ctx *c, int saltlen)
 {
     const ctrsa_pss_restriction *r = restriction(c);
     size_t hlen = ctrsa_md_size(&c->md);
 
+    if (saltlen == CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX
+        && c->prov->core_version < CTRSA_CORE_3_1) {
+        /* OpenSSL 3.0's default provider refuses -4 too (its lowest mode is max, -3). */
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_SALT_LENGTH,
+                    "invalid PSS salt length -4: auto-digestmax needs OpenSSL 3.1 or later");
+        return 0;
+    }
     if (saltlen < CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX) {
         CTRSA_RAISE(c->prov, CTRSA_R_INVALID_SALT_LENGTH, "invalid PSS salt length %d", saltlen);
         return 0;
@@ -282,7 +302,7 @@ static void *sig_newctx(void *provctx, const char *propq)
         return NULL;
     }
     c->pad_mode = RSA_PKCS1_PADDING;
-    c->saltlen = CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX;
+    c->saltlen = default_saltlen(c);
     return c;
 }
 
@@ -731,17 +751,10 @@ static int get_saltlen(const sig_ctx *c, OSSL_PARAM *p)
                     "salt length is read as an integer or a UTF-8 string");
         return 0;
     }
-    for (i = 0; i < sizeof(saltlen_names) / sizeof(saltlen_names[0]); i++) {
-        /*
-         * libcrypto 3.0 turns the string back into a number with its own table, which
-         * lacks "auto-digestmax" (read as 0): give it the number instead.
-         */
-        if (saltlen_names[i].mode == CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX
-            && OpenSSL_version_num() < 0x30100000L)
-            continue;
+    /* (auto-digestmax is only ever set on a 3.1+ core, whose libcrypto knows the name.) */
+    for (i = 0; i < sizeof(saltlen_names) / sizeof(saltlen_names[0]); i++)
         if (saltlen_names[i].mode == c->saltlen)
             return OSSL_PARAM_set_utf8_string(p, saltlen_names[i].name);
-    }
     if (p->data == NULL) {
         p->return_size = 12;
         return 1;
@@ -859,7 +872,7 @@ static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum s
     ctrsa_md_reset(&c->md);
     ctrsa_md_reset(&c->mgf1);
     c->pad_mode = RSA_PKCS1_PADDING;
-    c->saltlen = CTRSA_PSS_SALTLEN_AUTO_DIGESTMAX;
+    c->saltlen = default_saltlen(c);
     r = restriction(c);
     if (ctrsa_key_is_pss(c->key)) {
         /* Every RSA-PSS key signs with PSS only; a restricted one also fixes its digests. */
