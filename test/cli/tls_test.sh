@@ -6,12 +6,18 @@
 #   TLS 1.3                          CertificateVerify signed:      "sign ... pad=pss"
 #   TLS 1.2 AES128-GCM-SHA256        pre-master decrypted (RSA kex): "decrypt ... pad=pkcs1-tls"
 #   TLS 1.2 ECDHE-RSA-AES128-GCM     ServerKeyExchange signed:      "sign ... pad=pss"
+#   TLS 1.0, TLS 1.1, DTLS 1.0       ServerKeyExchange signed with MD5-SHA1 (PKCS#1 v1.5
+#     ECDHE-RSA-AES128-SHA,          without a DigestInfo):          "sign ... pad=pkcs1"
+#     security level 0
 # and an RSA-PSS key (its certificate too) for TLS 1.3. Every handshake is run three ways:
 # ctrsa server with a default-provider client (interoperability), ctrsa on both sides (the
 # client's verify / encrypt traced too), and a default-provider server with a ctrsa client.
 # Data must pass both ways: the server runs with -rev (it sends every line back reversed)
 # and -naccept 1 (it exits after one connection); the client sends a random token and
-# "CLOSE", and must receive the token reversed.
+# "CLOSE", and must receive the token reversed. s_server has no -rev for DTLS: there the
+# client sends the token and closes, and the server must print it (one way).
+# TLS 1.0/1.1 and DTLS 1.0 run only where the default provider alone can do them (the
+# oracle handshake); where it cannot, the case says "skip" with the reason.
 #
 # Bounded in time: the port is chosen by the kernel (-accept 127.0.0.1:0; the server prints
 # the one it got), every openssl runs under timeout(1), and a server still running at the end
@@ -35,8 +41,12 @@ stop_server() {
         server_pid=
     fi
 }
-trap 'stop_server; rm -rf "$tmp"' EXIT
+trap 'stop_server; exec 3>&-; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
+# A DTLS server's standard input: a FIFO held open here (read-write, so neither open
+# blocks), so that s_server neither reads an end of file (it would quit) nor a line.
+mkfifo "$tmp/srv.in"
+exec 3<> "$tmp/srv.in"
 
 ok() {
     echo "ok: $*"
@@ -98,9 +108,20 @@ handshake() {
     : > "$tmp/srv.out"
     : > "$tmp/srv.trace"
     : > "$tmp/cli.trace"
-    "$swrap" "$tmp/srv.trace" timeout "$STEP_TIMEOUT" "$OPENSSL" s_server \
-        -accept 127.0.0.1:0 -naccept 1 -rev -key "$tmp/$kt.key" -cert "$tmp/$kt.crt" \
-        > "$tmp/srv.out" 2>&1 < /dev/null &
+    case " $* " in
+    *" -dtls"*) dtls=1 ;;
+    *) dtls=0 ;;
+    esac
+    if [ "$dtls" = 1 ]; then
+        # shellcheck disable=SC2068
+        "$swrap" "$tmp/srv.trace" timeout "$STEP_TIMEOUT" "$OPENSSL" s_server \
+            -accept 127.0.0.1:0 -naccept 1 -key "$tmp/$kt.key" -cert "$tmp/$kt.crt" $@ \
+            > "$tmp/srv.out" 2>&1 < "$tmp/srv.in" &
+    else
+        "$swrap" "$tmp/srv.trace" timeout "$STEP_TIMEOUT" "$OPENSSL" s_server \
+            -accept 127.0.0.1:0 -naccept 1 -rev -key "$tmp/$kt.key" -cert "$tmp/$kt.crt" \
+            $(server_opts "$@") > "$tmp/srv.out" 2>&1 < /dev/null &
+    fi
     server_pid=$!
     port=
     tries=0
@@ -121,10 +142,19 @@ handshake() {
     token=ctrsa-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')
     want=$(printf '%s\n' "$token" | awk '{ s = ""; for (i = length($0); i > 0; i--)
                                            s = s substr($0, i, 1); print s }')
-    printf '%s\nCLOSE\n' "$token" |
-        "$cwrap" "$tmp/cli.trace" timeout "$STEP_TIMEOUT" "$OPENSSL" s_client \
-            -connect "127.0.0.1:$port" -brief -ign_eof -CAfile "$tmp/$kt.crt" \
-            -verify_return_error "$@" > "$tmp/cli.out" 2> "$tmp/cli.err"
+    if [ "$dtls" = 1 ]; then
+        # the client closes at the end of its input; the server prints what it read
+        printf '%s\n' "$token" |
+            "$cwrap" "$tmp/cli.trace" timeout "$STEP_TIMEOUT" "$OPENSSL" s_client \
+                -connect "127.0.0.1:$port" -brief -CAfile "$tmp/$kt.crt" \
+                -verify_return_error "$@" > "$tmp/cli.out" 2> "$tmp/cli.err"
+        want=$token
+    else
+        printf '%s\nCLOSE\n' "$token" |
+            "$cwrap" "$tmp/cli.trace" timeout "$STEP_TIMEOUT" "$OPENSSL" s_client \
+                -connect "127.0.0.1:$port" -brief -ign_eof -CAfile "$tmp/$kt.crt" \
+                -verify_return_error "$@" > "$tmp/cli.out" 2> "$tmp/cli.err"
+    fi
     crc=$?
     wait "$server_pid"
     src=$?
@@ -135,12 +165,29 @@ handshake() {
         echo "  client:"; show "$tmp/cli.err"; show "$tmp/cli.out"
         return 1
     fi
+    if [ "$dtls" = 1 ]; then
+        if ! grep -qx "$want" "$tmp/srv.out"; then
+            fail "$name: the server did not print the client's data ('$want'); it printed:"
+            show "$tmp/srv.out"
+            return 1
+        fi
+        ok "$name: handshake, data from the client"
+        return 0
+    fi
     if ! grep -qx "$want" "$tmp/cli.out"; then
         fail "$name: the client did not get its data back reversed ('$want'); it got:"
         show "$tmp/cli.out"
         return 1
     fi
     ok "$name: handshake, data both ways"
+}
+
+# server_opts CLIENT_OPTIONS...: the options the server needs beside the client's: for the
+# old protocols the same version and cipher list (security level 0 on both ends).
+server_opts() {
+    case " $* " in
+    *" -tls1 "* | *" -tls1_1 "*) echo "$*" ;;
+    esac
 }
 
 # The Signature type line that s_client -brief prints for a handshake wholly in the
@@ -166,11 +213,39 @@ oracle_sigtype() {
         return 1 ;;
     esac
 }
+# oracle_old PROTO: the default provider alone, on both sides, with an old protocol (TLS 1.0,
+# 1.1, DTLS 1.0: the server signs with MD5-SHA1). Sets $oracle_sig to its Signature type
+# line; 1 (and a "skip" line saying why) if this OpenSSL cannot make such a handshake at all.
+oracle_old() {
+    oracle_sig=
+    # shellcheck disable=SC2046
+    if ! handshake "rsa $1, default provider on both sides (oracle)" rsa without_ctrsa \
+            without_ctrsa $(proto_opts "$1") > "$tmp/oracle.out" 2>&1; then
+        echo "skip: rsa $1: the default provider alone cannot make this handshake with this OpenSSL:"
+        show "$tmp/oracle.out"
+        steps=$((steps - 1)) failures=$((failures - 1))  # not a failure of ctrsa's
+        return 1
+    fi
+    cat "$tmp/oracle.out"
+    oracle_sig=$(sed -n 's/^Signature type: //p' "$tmp/cli.err")
+    steps=$((steps + 1))
+    case $oracle_sig in
+    *[!A-Za-z0-9_-]* | "")
+        fail "rsa $1 (oracle): no usable Signature type line:"
+        show "$tmp/cli.err"
+        oracle_sig=
+        return 1 ;;
+    *) ok "rsa $1 (oracle): Signature type: $oracle_sig" ;;
+    esac
+}
 proto_opts() {
     case $1 in
     tls13) echo "-tls1_3" ;;
     rsakex) echo "-tls1_2 -cipher AES128-GCM-SHA256" ;;
     ecdhe) echo "-tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256" ;;
+    tls10) echo "-tls1 -cipher ECDHE-RSA-AES128-SHA:@SECLEVEL=0" ;;
+    tls11) echo "-tls1_1 -cipher ECDHE-RSA-AES128-SHA:@SECLEVEL=0" ;;
+    dtls10) echo "-dtls1 -cipher ECDHE-RSA-AES128-SHA:@SECLEVEL=0" ;;
     esac
 }
 
@@ -195,6 +270,15 @@ run_case() {  # run_case KEYTYPE PROTO SERVERSIDE CLIENTSIDE
         version='^Protocol version: TLSv1\.2$'
         srv_op='^ctrsa: sign bits=2048 pad=pss$'
         cli_op='^ctrsa: verify bits=2048 pad=pss$' ;;
+    tls10 | tls11 | dtls10)
+        suite='^Ciphersuite: ECDHE-RSA-AES128-SHA$'
+        case $proto in
+        tls10) version='^Protocol version: TLSv1$' ;;
+        tls11) version='^Protocol version: TLSv1\.1$' ;;
+        dtls10) version='^Protocol version: DTLSv1$' ;;
+        esac
+        srv_op='^ctrsa: sign bits=2048 pad=pkcs1$'
+        cli_op='^ctrsa: verify bits=2048 pad=pkcs1$' ;;
     esac
     name="$kt $proto, server $sside, client $cside"
     swrap=without_ctrsa
@@ -203,8 +287,11 @@ run_case() {  # run_case KEYTYPE PROTO SERVERSIDE CLIENTSIDE
     [ "$cside" = ctrsa ] && cwrap=with_ctrsa
     # shellcheck disable=SC2086
     handshake "$name" "$kt" "$swrap" "$cwrap" $copts || return 1
-    has "$name: protocol" "$tmp/srv.out" "$version"
-    has "$name: cipher suite" "$tmp/srv.out" "$suite"
+    # (a DTLS server without -rev does not print them; the -brief client does)
+    info=$tmp/srv.out
+    [ "$proto" = dtls10 ] && info=$tmp/cli.err
+    has "$name: protocol" "$info" "$version"
+    has "$name: cipher suite" "$info" "$suite"
     has "$name: server certificate verified" "$tmp/cli.err" '^Verification: OK$'
     if [ "$proto" = rsakex ]; then
         # RSA key exchange: nothing is signed by the server.
@@ -233,6 +320,16 @@ oracle_sigtype rsa ecdhe && sig_rsa_ecdhe=$oracle_sig
 oracle_sigtype rsa-pss tls13 && sig_rsa_pss_tls13=$oracle_sig
 
 for proto in tls13 rsakex ecdhe; do
+    for sides in "ctrsa default" "ctrsa ctrsa" "default ctrsa"; do
+        # shellcheck disable=SC2086
+        run_case rsa "$proto" $sides
+    done
+done
+# TLS 1.0, 1.1 and DTLS 1.0 (their ServerKeyExchange is signed with MD5-SHA1), where this
+# OpenSSL can make them at all.
+for proto in tls10 tls11 dtls10; do
+    oracle_old "$proto" || continue
+    eval "sig_rsa_$proto=\$oracle_sig"
     for sides in "ctrsa default" "ctrsa ctrsa" "default ctrsa"; do
         # shellcheck disable=SC2086
         run_case rsa "$proto" $sides
