@@ -1,6 +1,6 @@
 /*
  * The benchmark suite: ctrsa against the default provider (or any provider named with
- * --against), through the public EVP API, in one run. See the Performance section of README.md.
+ * --against), through the public EVP API, in one run. See docs/performance.md.
  *
  * usage: bench_suite [--quick] [--csv FILE] [--against PROVIDER] [--module-dir DIR]
  *                    [--only SECTION[,SECTION...]] [--label TEXT] [--md-level N]

@@ -255,8 +255,8 @@ static int table_fits(size_t n)
 
 /*
  * Whether the hooks take n-limb moduli: the sizes where the AVX2 modexp measured faster than
- * the generic modexp on the ADX kernels, the backend's fallback (README, "Path per size and
- * CPU class"). `bench_avx2_ct modexp2`, CPU microseconds per modexp2 of two halves with
+ * the generic modexp on the ADX kernels, the backend's fallback (docs/kernels.md, "Path per
+ * size and CPU class"). `bench_avx2_ct modexp2`, CPU microseconds per modexp2 of two halves with
  * full-length exponents, minimum of 21 interleaved rounds:
  *
  *   bits   W   D   Zen 4 (AMM only)        Zen 3 (AMM, squaring, friendly moduli)   taken

@@ -57,7 +57,7 @@ static size_t primes_cap(size_t bits)
  * valid 4- or 5-prime key imported into the default provider (which the default encoders,
  * EVP_PKEY_check, and every copy to it do) fails its check ("mp coefficient not inverse of
  * r") and is written out invalid. 3.0 to 3.2 store them in order. ctrsa then does not
- * generate such keys (README: OpenSSL versions). Public: the library's version only.
+ * generate such keys (docs/testing.md: OpenSSL versions). Public: the library's version only.
  */
 static int multiprime_import_broken(void)
 {

@@ -40,8 +40,8 @@
 
 /*
  * The build information: the bignum backend chosen at load, the path it takes per modulus
- * size (the backend descriptors in bignum/; the measurements behind them are in README.md, "Path per size
- * and CPU class"), and the backends this CPU supports. Every combination is a constant
+ * size (the backend descriptors in bignum/; the measurements behind them are in
+ * docs/kernels.md, "Path per size and CPU class"), and the backends this CPU supports. Every combination is a constant
  * string (the supported sets are prefixes of "portable adx avx2 ifma": each needs the
  * features of the one before), so the pointer handed out stays valid.
  */
