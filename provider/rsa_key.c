@@ -11,6 +11,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include "rsa_key_internal.h"
+#include "prime.h"
 
 CTRSA_KEY *ctrsa_key_new(CTRSA_PROVCTX *prov)
 {
@@ -239,20 +240,53 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     return 1;
 }
 
-/* Check and load the factors (two or more), their exponents and coefficients. */
+/*
+ * dP, dQ (into exp[0], exp[1]) and qInv (into qinv, limbs[0] limbs) of a two-prime key
+ * imported without them, from the secret d and primes (ctbn_rsa_crt_from_d_ct). 1 on success;
+ * 0 (raised) if q is not invertible mod p or memory ran out. The values are then checked as
+ * imported ones are. CT: only the limb counts leak; the verdict is a property of the key.
+ */
+static int derive_crt(CTRSA_KEY *key, ctbn_limb *const prime[], const size_t limbs[],
+                      const ctbn_limb *d, ctbn_limb *const exp[], ctbn_limb *qinv)
+{
+    size_t ws_limbs = CTBN_RSA_CRT_FROM_D_SCRATCH(limbs[0], limbs[1]);
+    ctbn_limb *ws = limbs_new(ws_limbs);
+    if (ws == NULL)
+        return no_memory(key, "CRT values");
+    ctbn_mask ok = ctbn_rsa_crt_from_d_ct(prime[0], limbs[0], prime[1], limbs[1], d,
+                                          key->nlimbs, exp[0], exp[1], qinv, ws);
+    OPENSSL_clear_free(ws, ws_limbs * sizeof(ctbn_limb));
+    if (ok == 0) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY,
+                    "the factors are not coprime (q has no inverse mod p)");
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * Check and load the factors (two or more), their exponents and coefficients; a two-prime
+ * key without exponents and coefficient gets them derived from d (derive_crt) and then
+ * checked like imported ones. Secret: d, the factors, exponents and coefficients; public:
+ * their announced lengths and which of them were given.
+ */
 static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn_limb *d)
 {
     CTRSA_PROVCTX *prov = key->prov;
     size_t np = nums->nprimes, nl = key->nlimbs;
     size_t limbs[CTRSA_MAX_PRIMES], bits[CTRSA_MAX_PRIMES];
     ctbn_limb *prime[CTRSA_MAX_PRIMES] = {0}, *exp[CTRSA_MAX_PRIMES] = {0};
-    ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL;
+    ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL, *qinv = NULL;
     int ok = 0;
     size_t sum = 0;
+    /* Which numbers were given is public (the caller's parameters), never their values. */
+    int derive = np == 2 && nums->exps[0].len == 0 && nums->exps[1].len == 0
+                 && nums->coeffs[0].len == 0;
 
     for (size_t i = 0; i < np; i++) {
-        if (nums->primes[i].len == 0 || nums->exps[i].len == 0
-            || (i + 1 < np && nums->coeffs[i].len == 0)) {
+        if (nums->primes[i].len == 0
+            || (!derive && (nums->exps[i].len == 0
+                            || (i + 1 < np && nums->coeffs[i].len == 0)))) {
             CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
                         "factor %zu needs its CRT exponent and coefficient", i + 1);
             goto end;
@@ -275,6 +309,8 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "factor %zu is even", i + 1);
             goto end;
         }
+        if (derive)
+            continue;   /* exp[i] is derived below, once both factors are loaded */
         if (!load(exp[i], limbs[i], nums->exps[i]) || !ctbn_lt(exp[i], prime[i], limbs[i])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "CRT exponent %zu is not below its factor",
                         i + 1);
@@ -287,18 +323,23 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     tmp = limbs_new(sum + nl);
     pm1 = limbs_new(nl);
     coeff = limbs_new(nl);
-    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL) {
+    qinv = limbs_new(limbs[0]);
+    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL || qinv == NULL) {
         no_memory(key, "key check");
         goto end;
     }
+    if (derive && !derive_crt(key, prime, limbs, d, exp, qinv))
+        goto end;
     ctbn_copy(prod, prime[0], limbs[0]);
     size_t prod_limbs = limbs[0];
     for (size_t i = 1; i < np; i++) {
         /* Coefficient check before prod grows: coeff * (r_1...r_i-1) = 1 mod r_i, except
          * the first, qInv, which is q^-1 mod p (OpenSSL and RFC 8017 order). */
         size_t cp = i == 1 ? 0 : i;          /* index of the coefficient's modulus */
-        if (!load(coeff, limbs[cp], nums->coeffs[i - 1])
-            || !ctbn_lt(coeff, prime[cp], limbs[cp])) {
+        if (derive)
+            ctbn_copy(coeff, qinv, limbs[0]);   /* i == 1: two primes */
+        else if (!load(coeff, limbs[cp], nums->coeffs[i - 1])
+                 || !ctbn_lt(coeff, prime[cp], limbs[cp])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "coefficient %zu is not below its factor", i);
             goto end;
         }
@@ -371,8 +412,12 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         key->dp = key->crt_secrets;
         key->qinv_mont = key->dp + limbs[0];
         key->dq = key->qinv_mont + limbs[0];
-        load(coeff, limbs[0], nums->coeffs[0]);
+        if (derive)
+            ctbn_copy(coeff, qinv, limbs[0]);
+        else
+            load(coeff, limbs[0], nums->coeffs[0]);
         ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
+        key->crt_derived = derive;
         ctbn_copy(key->dp, exp[0], limbs[0]);
         ctbn_copy(key->dq, exp[1], limbs[1]);
     }
@@ -386,6 +431,7 @@ end:
     OPENSSL_clear_free(tmp, (sum + nl) * sizeof(ctbn_limb));
     OPENSSL_clear_free(pm1, nl * sizeof(ctbn_limb));
     OPENSSL_clear_free(coeff, nl * sizeof(ctbn_limb));
+    OPENSSL_clear_free(qinv, (qinv ? limbs[0] : 0) * sizeof(ctbn_limb));
     return ok;
 }
 
@@ -481,7 +527,12 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int incl
     if (!include_private)
         return 1;
     put(&out->d, &w, k, key->d, key->nlimbs);
-    if (key->crt) {
+    if (key->crt && key->crt_derived) {
+        /* As the default provider: the factors, not the CRT values derived at import. */
+        out->nprimes = 2;
+        put(&out->primes[0], &w, pb, key->mont_p->m, key->plimbs);
+        put(&out->primes[1], &w, qb, key->mont_q->m, key->qlimbs);
+    } else if (key->crt) {
         ctbn_limb qinv[CTBN_MAX_LIMBS];
         ctbn_from_mont(key->mont_p, qinv, key->qinv_mont);
         out->nprimes = 2;

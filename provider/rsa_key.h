@@ -60,8 +60,11 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
  * Import: set the public part (n, e) and, when nums->d is present, the private part.
  * Validates (odd n of at least CTRSA_MIN_BITS bits, 1 < e < n and odd; with factors:
  * prod(primes) == n, d*e == 1 mod lambda(n) or each e*d_i == 1 mod (p_i - 1),
- * coefficients correct) and builds the Montgomery contexts. On failure raises an error
- * naming what is wrong and returns 0; the key is unchanged.
+ * coefficients correct) and builds the Montgomery contexts. A two-prime key given without
+ * exponents and coefficient (all three absent) gets dP, dQ and qInv derived from d in
+ * constant time, checked as imported ones are, and is exported without them (as OpenSSL's
+ * default provider exports such a key). On failure raises an error naming what is wrong
+ * and returns 0; the key is unchanged.
  */
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
 

@@ -611,17 +611,10 @@ static void test_malformed_keys(void **state)
     /* missing parts */
     REFUSE(rsa2048, CTRSA_R_MISSING_KEY_PART, { OSSL_PKEY_PARAM_RSA_E, 1, 0, 0 });
     REFUSE(rsa2048, CTRSA_R_MISSING_KEY_PART, { OSSL_PKEY_PARAM_RSA_N, 1, 0, 0 });
-    REFUSE(rsa2048, CTRSA_R_MISSING_KEY_PART,       /* CRT values without the factors */
-           { OSSL_PKEY_PARAM_RSA_FACTOR1, 1, 0, 0 }, { OSSL_PKEY_PARAM_RSA_FACTOR2, 1, 0, 0 });
     REFUSE(rsa2048, CTRSA_R_MISSING_KEY_PART,       /* one factor */
            { OSSL_PKEY_PARAM_RSA_FACTOR2, 1, 0, 0 });
-    REFUSE(rsa2048, CTRSA_R_MISSING_KEY_PART,       /* factors without CRT exponents */
-           { OSSL_PKEY_PARAM_RSA_EXPONENT1, 1, 0, 0 },
-           { OSSL_PKEY_PARAM_RSA_EXPONENT2, 1, 0, 0 });
-    REFUSE(rsa2048, CTRSA_R_MISSING_KEY_PART,       /* no coefficient */
-           { OSSL_PKEY_PARAM_RSA_COEFFICIENT1, 1, 0, 0 });
-    REFUSE(rsa2048, CTRSA_R_MISSING_KEY_PART,       /* factors without d */
-           { OSSL_PKEY_PARAM_RSA_D, 1, 0, 0 });
+    /* Keys with some of their CRT values missing, or factors without d, are imported or
+     * refused as the default provider of the running OpenSSL does: test_key_shapes.c. */
     /* more primes than the module takes */
     {
         static const char *const six[] = {
