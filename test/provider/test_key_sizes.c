@@ -293,6 +293,19 @@ static void compare_key(const char *name, const OSSL_PARAM *params, int selectio
     assert_int_equal(EVP_PKEY_get_security_bits(tested), EVP_PKEY_get_security_bits(deflt));
     assert_int_equal(EVP_PKEY_get_size(tested), EVP_PKEY_get_size(deflt));
     same_export(deflt, tested);
+    /* get_params too (EVP_PKEY_get_bn_param retries with a larger buffer for a 2050-byte n,
+     * as evp_pkey_provided_test's test_evp_pkey_get_bn_param_large does) */
+    for (int i = 0; i < (is_pair ? 3 : 2); i++) {
+        static const char *const names[] = { OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E,
+                                             OSSL_PKEY_PARAM_RSA_D };
+        BIGNUM *a = NULL, *b = NULL;
+
+        assert_int_equal(EVP_PKEY_get_bn_param(deflt, names[i], &a), 1);
+        if (EVP_PKEY_get_bn_param(tested, names[i], &b) != 1 || BN_cmp(a, b) != 0)
+            fail_msg("%s: get_params %s differs from the default's", name, names[i]);
+        BN_free(a);
+        BN_free(b);
+    }
     dup = EVP_PKEY_dup(tested);
     assert_non_null(dup);
     assert_int_equal(EVP_PKEY_eq(tested, dup), 1);
