@@ -295,4 +295,23 @@ ctbn_mask ctbn_rsa_derive_ct(const ctbn_limb *const primes[], const size_t plimb
                              ctbn_limb *const exps[], ctbn_limb *const coeffs[],
                              ctbn_limb *scratch);
 
+/*
+ * The CRT numbers of a two-prime key from its private exponent, for a key imported with n,
+ * e, d, p and q but without them (what RSA_set0_key + RSA_set0_factors or a JWK without dp,
+ * dq and qi give):
+ *   dp (pn limbs)   := d mod (p - 1)
+ *   dq (qn limbs)   := d mod (q - 1)
+ *   qinv (pn limbs) := q^-1 mod p
+ * for odd p, q > 1 (pn, qn limbs) and any d (dn limbs). Returns all ones if q is invertible
+ * mod p, else 0 (qinv is then zero). Whether d is a private exponent for e is not checked
+ * here: the caller checks e * dp = 1 mod (p - 1) as it does for imported CRT exponents.
+ * Nothing MAY alias. scratch: CTBN_RSA_CRT_FROM_D_SCRATCH(pn, qn) limbs, zeroed on return.
+ * CT: only pn, qn and dn leak; p, q and d are secret (two bit-serial reductions by the
+ * even p - 1 and q - 1, one of q by p, one fixed-count inverse).
+ */
+#define CTBN_RSA_CRT_FROM_D_SCRATCH(pn, qn) (6 * (size_t)(pn) + (size_t)(qn))
+ctbn_mask ctbn_rsa_crt_from_d_ct(const ctbn_limb *p, size_t pn, const ctbn_limb *q, size_t qn,
+                                 const ctbn_limb *d, size_t dn, ctbn_limb *dp, ctbn_limb *dq,
+                                 ctbn_limb *qinv, ctbn_limb *scratch);
+
 #endif /* CTRSA_PRIME_H */

@@ -1,6 +1,7 @@
 /*
  * The RSA private numbers from the primes, constant-time: e^-1 modulo secret even numbers,
- * lambda(n) = lcm(p_i - 1), the CRT exponents and coefficients. Contracts in prime.h.
+ * lambda(n) = lcm(p_i - 1), the CRT exponents and coefficients; and the CRT numbers of an
+ * imported two-prime key from d. Contracts in prime.h.
  *
  * No step branches on or indexes memory by a secret; loop counts depend on limb counts
  * (public) only. The only results a caller branches on are the ok masks, which are all
@@ -129,5 +130,27 @@ ctbn_mask ctbn_rsa_derive_ct(const ctbn_limb *const primes[], const size_t plimb
         ctbn_copy(prod, prod2, prod_limbs);
     }
     ctbn_zero(scratch, 8 * nl);
+    return ok;
+}
+
+ctbn_mask ctbn_rsa_crt_from_d_ct(const ctbn_limb *p, size_t pn, const ctbn_limb *q, size_t qn,
+                                 const ctbn_limb *d, size_t dn, ctbn_limb *dp, ctbn_limb *dq,
+                                 ctbn_limb *qinv, ctbn_limb *scratch)
+{
+    /*
+     * CT: p - 1 and q - 1 by clearing the low bit (odd primes: no borrow), each reduction by
+     * ctbn_mod_any_ct (64 dn steps whatever the values), q mod p likewise, the inverse by
+     * ctbn_mod_inverse_ct (fixed count). The mask is returned, never branched on.
+     */
+    ctbn_limb *pm1 = scratch, *qm1 = pm1 + pn, *qmodp = qm1 + qn;   /* pn, qn, pn */
+    ctbn_limb *ws = qmodp + pn;                                      /* CTBN_INVERSE_SCRATCH(pn) */
+
+    minus_one_padded(pm1, pn, p, pn);
+    minus_one_padded(qm1, qn, q, qn);
+    ctbn_mod_any_ct(dp, d, dn, pm1, pn);
+    ctbn_mod_any_ct(dq, d, dn, qm1, qn);
+    ctbn_mod_any_ct(qmodp, q, qn, p, pn);
+    ctbn_mask ok = ctbn_mod_inverse_ct(qinv, qmodp, p, pn, ws);
+    ctbn_zero(scratch, CTBN_RSA_CRT_FROM_D_SCRATCH(pn, qn));
     return ok;
 }

@@ -451,11 +451,6 @@ static int asym_init(asym_ctx *c, CTRSA_KEY *key, const OSSL_PARAM params[], enu
         CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "decryption needs a private key");
         return 0;
     }
-    if (ctrsa_key_size(key) > CTRSA_ENC_MAX_K) {
-        CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_LARGE, "a %zu-bit key is above the maximum",
-                    ctrsa_key_bits(key));
-        return 0;
-    }
     /* As the default provider: an RSA-PSS key is for PSS signatures only (RFC 4055). */
     if (ctrsa_key_is_pss(key)) {
         CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
@@ -533,6 +528,10 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
                     "the ciphertext needs %zu bytes, the buffer has %zu", k, outsize);
         return 0;
     }
+    /* A key the engine cannot compute with (k may then exceed em) is refused here, at the
+     * operation, as the default provider refuses it. */
+    if (!ctrsa_key_computable(c->key))
+        return 0;
     rnd.impl = c->prov;
     rnd.bytes = prov_rand_bytes;
 
@@ -641,6 +640,8 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
                     "decryption needs an output buffer of %zu bytes, not %zu", need, outsize);
         return 0;
     }
+    if (!ctrsa_key_computable(c->key))  /* before ct and em are sized by k */
+        return 0;
     if (inlen == 0 || inlen > k) {
         CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
                     "the ciphertext has %zu bytes; this key takes 1 to %zu", inlen, k);

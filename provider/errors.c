@@ -42,6 +42,7 @@ static const OSSL_ITEM reason_strings[] = {
     { CTRSA_R_KEYGEN_FAILED, "key generation failed" },
     { CTRSA_R_BAD_KEYGEN_PARAMETER, "bad key generation parameter" },
     { CTRSA_R_UNSUPPORTED_OPENSSL, "unsupported OpenSSL version" },
+    { CTRSA_R_MODULUS_TOO_LARGE, "modulus too large" },
     { 0, NULL }
 };
 

@@ -236,6 +236,8 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
                     "secret buffer is %zu bytes, %zu needed", *secretlen, k);
         return 0;
     }
+    if (!ctrsa_key_computable(c->key))
+        return 0;
     ctrsa_trace("encapsulate", ctrsa_key_bits(c->key), "rsasve");
     if (!ctrsa_rsasve_generate(c->key, secret, out))
         return 0;
@@ -268,6 +270,8 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         *outlen = k;
         return 1;
     }
+    if (!ctrsa_key_computable(c->key))
+        return 0;
     if (in == NULL || inlen != k) {
         CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
                     "RSASVE ciphertext is %zu bytes, the key's size is %zu", inlen, k);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stddef.h>
 #include <openssl/crypto.h>
+#include "core_version.h"
 #include "keymgmt_numbers.h"
 
 _Static_assert(CTRSA_MAX_PRIMES == 5, "CTRSA_KEY_NUMBER_LIST names exactly 5 primes");
@@ -50,9 +51,9 @@ static const ctrsa_num *slot_of(const ctrsa_key_numbers *nums, const struct numb
     return NULL;
 }
 
-static ctrsa_num *slot_for_import(ctrsa_key_numbers *nums, const struct number_entry *e)
+static ctrsa_num *slot_for_import(ctrsa_key_numbers *nums, enum number_kind kind, size_t index)
 {
-    switch (e->kind) {
+    switch (kind) {
     case KIND_N:
         return &nums->n;
     case KIND_E:
@@ -60,11 +61,11 @@ static ctrsa_num *slot_for_import(ctrsa_key_numbers *nums, const struct number_e
     case KIND_D:
         return &nums->d;
     case KIND_FACTOR:
-        return &nums->primes[e->index];
+        return &nums->primes[index];
     case KIND_EXPONENT:
-        return &nums->exps[e->index];
+        return &nums->exps[index];
     case KIND_COEFFICIENT:
-        return &nums->coeffs[e->index];
+        return &nums->coeffs[index];
     }
     return NULL;
 }
@@ -123,26 +124,25 @@ static ctrsa_num published(const ctrsa_num *v, int is_public)
     return out;
 }
 
-/* Bit i set for each present entry of `kind` with index i. */
-static unsigned int present_mask(const OSSL_PARAM *const found[], enum number_kind kind)
+/* How many entries of `kind` are present. */
+static size_t present_count(const OSSL_PARAM *const found[], enum number_kind kind)
 {
-    unsigned int mask = 0;
-    size_t i;
+    size_t i, count = 0;
 
     for (i = 0; i < NUMBER_TABLE_SIZE; i++)
         if (number_table[i].kind == kind && found[i] != NULL)
-            mask |= 1u << number_table[i].index;
-    return mask;
+            count++;
+    return count;
 }
 
-/* k if mask is bits 0..k-1 exactly, else (size_t)-1. */
-static size_t contiguous_count(unsigned int mask)
+/* Forget every present entry of `kind`: the numbers the default provider drops. */
+static void drop_kind(const OSSL_PARAM *found[], enum number_kind kind)
 {
-    size_t k = 0;
+    size_t i;
 
-    while ((mask & (1u << k)) != 0)
-        k++;
-    return mask == (1u << k) - 1 ? k : (size_t)-1;
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++)
+        if (number_table[i].kind == kind)
+            found[i] = NULL;
 }
 
 /* Refuse keys with more primes than CTRSA_MAX_PRIMES, rather than ignore their numbers. */
@@ -169,46 +169,63 @@ static int check_no_extra_primes(const CTRSA_PROVCTX *prov, const OSSL_PARAM par
     return 1;
 }
 
-/* The shape rules of ctrsa_param_numbers_read for the private numbers. */
-static int check_private_shape(const CTRSA_PROVCTX *prov, const OSSL_PARAM *const found[],
+/*
+ * Which private numbers to use, as OpenSSL's default provider decides (ossl_rsa_fromdata):
+ * each kind is collected in the order of its names, absent names skipped (rsa-factor1 and
+ * rsa-factor3 make a two-prime key); without d the key is public and the factors and CRT
+ * values are ignored; with d:
+ *   - no factors: CRT values are ignored (a key on d alone); cores from 3.3 refuse them;
+ *   - one factor: refused;
+ *   - k >= 2 factors with k exponents and k - 1 coefficients: used;
+ *   - two factors otherwise: the CRT values are dropped and derived from d at import (the
+ *     default computes without CRT; the results are the same); cores from 3.3 refuse a
+ *     partial set and derive only when none is given;
+ *   - three or more factors otherwise: refused (3.0's default crashes, 3.3's refuses).
+ * found[] loses the dropped entries; *nprimes := the prime count (0 for none).
+ * Public: which parameters are present (never their values).
+ */
+static int check_private_shape(const CTRSA_PROVCTX *prov, const OSSL_PARAM *found[],
                                int has_d, size_t *nprimes)
 {
-    unsigned int fmask = present_mask(found, KIND_FACTOR);
-    unsigned int emask = present_mask(found, KIND_EXPONENT);
-    unsigned int cmask = present_mask(found, KIND_COEFFICIENT);
-    size_t k = contiguous_count(fmask);
+    size_t nf = present_count(found, KIND_FACTOR);
+    size_t ne = present_count(found, KIND_EXPONENT);
+    size_t nc = present_count(found, KIND_COEFFICIENT);
+    int strict = prov->core_version >= CTRSA_CORE_3_3;
 
     *nprimes = 0;
-    if (!has_d) {
-        if ((fmask | emask | cmask) != 0) {
-            CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
-                        "prime factors or CRT values given without the private exponent d");
-            return 0;
-        }
+    if (!has_d || (nf == 0 && !strict)) {
+        drop_kind(found, KIND_FACTOR);
+        drop_kind(found, KIND_EXPONENT);
+        drop_kind(found, KIND_COEFFICIENT);
         return 1;
     }
-    if (fmask == 0) {
-        if ((emask | cmask) != 0) {
+    if (nf == 0) {
+        if (ne + nc != 0) {
             CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
                         "CRT exponents or coefficients given without the prime factors");
             return 0;
         }
         return 1;
     }
-    if (k == (size_t)-1 || k < 2) {
-        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
-                    "prime factors must be rsa-factor1, rsa-factor2, ... without gaps "
-                    "(at least two)");
+    if (nf == 1) {
+        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "a key needs at least two prime factors");
         return 0;
     }
-    if (emask != (1u << k) - 1 || cmask != (1u << (k - 1)) - 1) {
-        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
-                    "a key with %zu prime factors needs rsa-exponent1..%zu and "
-                    "rsa-coefficient1..%zu", k, k, k - 1);
-        return 0;
+    if (ne == nf && nc == nf - 1) {
+        *nprimes = nf;
+        return 1;
     }
-    *nprimes = k;
-    return 1;
+    if (nf == 2 && (!strict || ne + nc == 0)) {
+        drop_kind(found, KIND_EXPONENT);
+        drop_kind(found, KIND_COEFFICIENT);
+        *nprimes = 2;
+        return 1;
+    }
+    CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
+                "a key with %zu prime factors needs rsa-exponent1..%zu and "
+                "rsa-coefficient1..%zu%s", nf, nf, nf - 1,
+                nf == 2 ? ", or none of them" : "");
+    return 0;
 }
 
 static int is_integer_param(const OSSL_PARAM *p)
@@ -243,6 +260,7 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
 {
     const OSSL_PARAM *found[NUMBER_TABLE_SIZE];
     size_t i, total = 0, used = 0, nprimes = 0;
+    size_t rank[KIND_COEFFICIENT + 1] = {0};
 
     memset(out, 0, sizeof(*out));
     for (i = 0; i < NUMBER_TABLE_SIZE; i++) {
@@ -257,7 +275,6 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "parameter %s is not an integer", p->key);
             return 0;
         }
-        total += p->data_size > 0 ? p->data_size : 1;
     }
     if (found[ENTRY_N] == NULL || found[ENTRY_E] == NULL) {
         CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "the key needs both n and e");
@@ -267,6 +284,9 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
         && (!check_no_extra_primes(prov, params)
             || !check_private_shape(prov, found, found[ENTRY_D] != NULL, &nprimes)))
         return 0;
+    for (i = 0; i < NUMBER_TABLE_SIZE; i++)
+        if (found[i] != NULL)
+            total += found[i]->data_size > 0 ? found[i]->data_size : 1;
 
     out->buf = OPENSSL_malloc(total);
     if (out->buf == NULL) {
@@ -289,7 +309,8 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
         value.p = out->buf + used;
         value.len = len;
         used += len;
-        slot = slot_for_import(&out->nums, &number_table[i]);
+        /* the kind's next slot: numbering gaps close up, as in the default provider */
+        slot = slot_for_import(&out->nums, number_table[i].kind, rank[number_table[i].kind]++);
         *slot = published(&value, kind_is_public(number_table[i].kind));
     }
     out->nums.nprimes = nprimes;

@@ -53,12 +53,15 @@ typedef struct ctrsa_param_numbers {
 
 /*
  * out := the key numbers in params: n and e always (both required), d, the prime factors,
- * CRT exponents and coefficients only when include_private. A key without d is a public
- * key (accepted even when include_private). With d, the factors are all absent or form a
- * complete set: k >= 2 primes, k exponents, k - 1 coefficients, numbered from 1 without
- * gaps, k <= CTRSA_MAX_PRIMES. Integers must be non-negative. On failure raises
- * CTRSA_R_MISSING_KEY_PART, CTRSA_R_INVALID_KEY or CTRSA_R_MALLOC_FAILURE naming the
- * parameter, and returns 0 with *out empty. Release with ctrsa_param_numbers_release.
+ * CRT exponents and coefficients only when include_private. Which private numbers are used
+ * follows OpenSSL's default provider of the loading core (keymgmt_numbers.c,
+ * check_private_shape): a key without d is a public key (factors ignored); numbering gaps
+ * close up; a two-prime key may come without its CRT values (out->nums then has nprimes 2
+ * and no exponents or coefficient: the key object derives them), and before OpenSSL 3.3
+ * with a partial set, which is dropped. k <= CTRSA_MAX_PRIMES. Integers must be
+ * non-negative. On failure raises CTRSA_R_MISSING_KEY_PART, CTRSA_R_INVALID_KEY or
+ * CTRSA_R_MALLOC_FAILURE naming the parameter, and returns 0 with *out empty. Release with
+ * ctrsa_param_numbers_release.
  * CT: only which parameters are present and their buffer sizes steer the code; leading
  * zero bytes are stripped from n and e (public) only.
  */

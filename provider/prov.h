@@ -47,6 +47,7 @@ enum ctrsa_reason {
     CTRSA_R_KEYGEN_FAILED,
     CTRSA_R_BAD_KEYGEN_PARAMETER,
     CTRSA_R_UNSUPPORTED_OPENSSL,  /* the core is an OpenSSL this build cannot run on */
+    CTRSA_R_MODULUS_TOO_LARGE,    /* n above the engine's maximum: the default's reason */
     CTRSA_R_COUNT /* one past the last reason: keep last */
 };
 

@@ -164,6 +164,8 @@ int ctrsa_key_check_public(const CTRSA_KEY *key)
         CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART, "no public key");
         return 0;
     }
+    if (!ctrsa_key_computable(key))
+        return 0;
     /* n odd and 1 < e < n odd hold since import (ctrsa_key_set) */
     if ((f = small_factor_vartime(key->mont_n->m, key->nlimbs)) != 0) {
         CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n has the small factor %u", f);

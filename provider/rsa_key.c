@@ -7,10 +7,12 @@
  * constant-time engine paths; only the verdict (key accepted or not) is branched on, and a
  * rejected key is not used. Public: n, e, and every length (bit length of n and of each prime).
  */
+#include <stdio.h>
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include "rsa_key_internal.h"
+#include "prime.h"
 
 CTRSA_KEY *ctrsa_key_new(CTRSA_PROVCTX *prov)
 {
@@ -150,13 +152,18 @@ static int product_is_one_mod(const CTRSA_KEY *key, const ctbn_limb *a, size_t a
 }
 
 /*
- * Keys of three to five primes run on d; their factors, exponents and coefficients are kept
- * only for export, as imported, in one allocation: the numbers struct followed by the bytes.
+ * The numbers of a key as imported, kept for export only, in one allocation: the numbers
+ * struct followed by the bytes (wiped on free). Keys of three to five primes run on d and
+ * keep their factors, exponents and coefficients this way (all = 0); a key the engine
+ * cannot compute with (key->unusable) keeps everything, n, e and d included (all = 1).
  * Two-prime keys export from their working numbers instead (ctrsa_key_get_numbers).
+ * Secret: d and the factors' numbers; copied byte for byte, their lengths as given.
  */
-static int keep_factors(CTRSA_KEY *key, const ctrsa_key_numbers *in)
+static int keep_numbers(CTRSA_KEY *key, const ctrsa_key_numbers *in, int all)
 {
     size_t total = sizeof(ctrsa_key_numbers);
+    if (all)
+        total += in->n.len + in->e.len + in->d.len;
     for (size_t i = 0; i < in->nprimes; i++)
         total += in->primes[i].len + in->exps[i].len
                  + (i + 1 < in->nprimes ? in->coeffs[i].len : 0);
@@ -167,10 +174,16 @@ static int keep_factors(CTRSA_KEY *key, const ctrsa_key_numbers *in)
     uint8_t *w = blob + sizeof(*out);
     out->nprimes = in->nprimes;
 #define KEEP(field) do { \
-        memcpy(w, in->field.p, in->field.len); \
+        if (in->field.len > 0) \
+            memcpy(w, in->field.p, in->field.len); \
         out->field = (ctrsa_num){ w, in->field.len }; \
         w += in->field.len; \
     } while (0)
+    if (all) {
+        KEEP(n);
+        KEEP(e);
+        KEEP(d);
+    }
     for (size_t i = 0; i < in->nprimes; i++) {
         KEEP(primes[i]);
         KEEP(exps[i]);
@@ -183,6 +196,61 @@ static int keep_factors(CTRSA_KEY *key, const ctrsa_key_numbers *in)
     return 1;
 }
 
+/* Bit length of a PUBLIC big-endian number already stripped of leading zero bytes. */
+static size_t public_bits(ctrsa_num x)
+{
+    if (x.len == 0)
+        return 0;
+    size_t bits = 8 * x.len;
+    for (uint8_t top = x.p[0]; (top & 0x80) == 0; top <<= 1)
+        bits--;
+    return bits;
+}
+
+/*
+ * Whether the engine computes with the public key (n, e): 0 if it does, else the reason
+ * code, with the why[] text for the error each operation raises. The engine takes odd
+ * moduli of CTRSA_MIN_BITS to CTBN_MAX_BITS bits and an odd e with 1 < e < n; OpenSSL's
+ * default provider imports other keys too and refuses them when an operation runs, so
+ * ctrsa imports them, keeps their numbers for export and refuses every operation.
+ * Public values only.
+ */
+static int engine_refuses(ctrsa_num n, ctrsa_num e, size_t bits, char *why, size_t whylen)
+{
+    if (bits > CTBN_MAX_BITS) {
+        snprintf(why, whylen, "n has %zu bits, at most %d are supported", bits, CTBN_MAX_BITS);
+        return CTRSA_R_MODULUS_TOO_LARGE;
+    }
+    if (bits < CTRSA_MIN_BITS) {
+        snprintf(why, whylen, "n has %zu bits, at least %d are needed", bits, CTRSA_MIN_BITS);
+        return CTRSA_R_KEY_TOO_SMALL;
+    }
+    if ((n.p[n.len - 1] & 1) == 0) {
+        snprintf(why, whylen, "n is even");
+        return CTRSA_R_INVALID_KEY;
+    }
+    size_t ebits = public_bits(e);
+    if (ebits < 2 || (e.p[e.len - 1] & 1) == 0 || ebits > bits
+        || (ebits == bits && memcmp(e.p, n.p, n.len) >= 0)) {
+        snprintf(why, whylen, "e must be odd, greater than 1 and less than n");
+        return CTRSA_R_INVALID_KEY;
+    }
+    return 0;
+}
+
+int ctrsa_key_is_computable(const CTRSA_KEY *key)
+{
+    return key->unusable == 0;
+}
+
+int ctrsa_key_computable(const CTRSA_KEY *key)
+{
+    if (key->unusable == 0)
+        return 1;
+    CTRSA_RAISE(key->prov, key->unusable, "%s", key->unusable_why);
+    return 0;
+}
+
 static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
 {
     CTRSA_PROVCTX *prov = key->prov;
@@ -191,43 +259,30 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "the key needs n and e");
         return 0;
     }
-    if (n.len > CTBN_MAX_BITS / 8) {
-        CTRSA_RAISE(prov, CTRSA_R_KEY_TOO_LARGE, "n has %zu bytes, at most %d are supported",
-                    n.len, CTBN_MAX_BITS / 8);
-        return 0;
+    key->bits = public_bits(n);
+    key->k = (key->bits + 7) / 8;
+    key->unusable = engine_refuses(n, e, key->bits, key->unusable_why,
+                                   sizeof(key->unusable_why));
+    if (key->unusable != 0) {
+        /* No Montgomery context, no e in limbs: nothing is computed on this key. */
+        key->has_public = 1;
+        return 1;
     }
-    key->nlimbs = CTBN_LIMBS(8 * n.len);
+    key->nlimbs = CTBN_LIMBS(key->bits);
     ctbn_limb nl[CTBN_MAX_LIMBS];
     load(nl, key->nlimbs, n);
-    key->bits = ctbn_bitlen_vartime(nl, key->nlimbs);
-    key->nlimbs = CTBN_LIMBS(key->bits);
-    key->k = (key->bits + 7) / 8;
-    if (key->bits < CTRSA_MIN_BITS) {
-        CTRSA_RAISE(prov, CTRSA_R_KEY_TOO_SMALL, "n has %zu bits, at least %d are needed",
-                    key->bits, CTRSA_MIN_BITS);
-        return 0;
-    }
     key->mont_n = mont_new(key->nlimbs);
     if (key->mont_n == NULL) {
         CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "Montgomery context");
         return 0;
     }
-    if ((nl[0] & 1) == 0 || ctbn_mont_init(key->mont_n, nl, key->nlimbs) != 0) {
-        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "n is even");
+    if (ctbn_mont_init(key->mont_n, nl, key->nlimbs) != 0) {   /* n odd, checked above */
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "n is not a valid modulus");
         return 0;
     }
-    if (e.len > n.len) {
-        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e is larger than n");
-        return 0;
-    }
-    /* e is checked at n's length, then kept at its own (en limbs, one for 65537). */
+    /* e (odd, 1 < e < n, checked above) is kept at its own length (one limb for 65537). */
     ctbn_limb el[CTBN_MAX_LIMBS];
     load(el, key->nlimbs, e);
-    if ((el[0] & 1) == 0 || ctbn_bitlen_vartime(el, key->nlimbs) < 2
-        || !ctbn_lt(el, nl, key->nlimbs)) {
-        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "e must be odd, greater than 1 and less than n");
-        return 0;
-    }
     key->en = CTBN_LIMBS(ctbn_bitlen_vartime(el, key->nlimbs));
     key->e = limbs_new(key->en);
     if (key->e == NULL) {
@@ -239,20 +294,53 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     return 1;
 }
 
-/* Check and load the factors (two or more), their exponents and coefficients. */
+/*
+ * dP, dQ (into exp[0], exp[1]) and qInv (into qinv, limbs[0] limbs) of a two-prime key
+ * imported without them, from the secret d and primes (ctbn_rsa_crt_from_d_ct). 1 on success;
+ * 0 (raised) if q is not invertible mod p or memory ran out. The values are then checked as
+ * imported ones are. CT: only the limb counts leak; the verdict is a property of the key.
+ */
+static int derive_crt(CTRSA_KEY *key, ctbn_limb *const prime[], const size_t limbs[],
+                      const ctbn_limb *d, ctbn_limb *const exp[], ctbn_limb *qinv)
+{
+    size_t ws_limbs = CTBN_RSA_CRT_FROM_D_SCRATCH(limbs[0], limbs[1]);
+    ctbn_limb *ws = limbs_new(ws_limbs);
+    if (ws == NULL)
+        return no_memory(key, "CRT values");
+    ctbn_mask ok = ctbn_rsa_crt_from_d_ct(prime[0], limbs[0], prime[1], limbs[1], d,
+                                          key->nlimbs, exp[0], exp[1], qinv, ws);
+    OPENSSL_clear_free(ws, ws_limbs * sizeof(ctbn_limb));
+    if (ok == 0) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY,
+                    "the factors are not coprime (q has no inverse mod p)");
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * Check and load the factors (two or more), their exponents and coefficients; a two-prime
+ * key without exponents and coefficient gets them derived from d (derive_crt) and then
+ * checked like imported ones. Secret: d, the factors, exponents and coefficients; public:
+ * their announced lengths and which of them were given.
+ */
 static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn_limb *d)
 {
     CTRSA_PROVCTX *prov = key->prov;
     size_t np = nums->nprimes, nl = key->nlimbs;
     size_t limbs[CTRSA_MAX_PRIMES], bits[CTRSA_MAX_PRIMES];
     ctbn_limb *prime[CTRSA_MAX_PRIMES] = {0}, *exp[CTRSA_MAX_PRIMES] = {0};
-    ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL;
+    ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL, *qinv = NULL;
     int ok = 0;
     size_t sum = 0;
+    /* Which numbers were given is public (the caller's parameters), never their values. */
+    int derive = np == 2 && nums->exps[0].len == 0 && nums->exps[1].len == 0
+                 && nums->coeffs[0].len == 0;
 
     for (size_t i = 0; i < np; i++) {
-        if (nums->primes[i].len == 0 || nums->exps[i].len == 0
-            || (i + 1 < np && nums->coeffs[i].len == 0)) {
+        if (nums->primes[i].len == 0
+            || (!derive && (nums->exps[i].len == 0
+                            || (i + 1 < np && nums->coeffs[i].len == 0)))) {
             CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
                         "factor %zu needs its CRT exponent and coefficient", i + 1);
             goto end;
@@ -275,6 +363,8 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "factor %zu is even", i + 1);
             goto end;
         }
+        if (derive)
+            continue;   /* exp[i] is derived below, once both factors are loaded */
         if (!load(exp[i], limbs[i], nums->exps[i]) || !ctbn_lt(exp[i], prime[i], limbs[i])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "CRT exponent %zu is not below its factor",
                         i + 1);
@@ -287,18 +377,23 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     tmp = limbs_new(sum + nl);
     pm1 = limbs_new(nl);
     coeff = limbs_new(nl);
-    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL) {
+    qinv = limbs_new(limbs[0]);
+    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL || qinv == NULL) {
         no_memory(key, "key check");
         goto end;
     }
+    if (derive && !derive_crt(key, prime, limbs, d, exp, qinv))
+        goto end;
     ctbn_copy(prod, prime[0], limbs[0]);
     size_t prod_limbs = limbs[0];
     for (size_t i = 1; i < np; i++) {
         /* Coefficient check before prod grows: coeff * (r_1...r_i-1) = 1 mod r_i, except
          * the first, qInv, which is q^-1 mod p (OpenSSL and RFC 8017 order). */
         size_t cp = i == 1 ? 0 : i;          /* index of the coefficient's modulus */
-        if (!load(coeff, limbs[cp], nums->coeffs[i - 1])
-            || !ctbn_lt(coeff, prime[cp], limbs[cp])) {
+        if (derive)
+            ctbn_copy(coeff, qinv, limbs[0]);   /* i == 1: two primes */
+        else if (!load(coeff, limbs[cp], nums->coeffs[i - 1])
+                 || !ctbn_lt(coeff, prime[cp], limbs[cp])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "coefficient %zu is not below its factor", i);
             goto end;
         }
@@ -371,8 +466,12 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         key->dp = key->crt_secrets;
         key->qinv_mont = key->dp + limbs[0];
         key->dq = key->qinv_mont + limbs[0];
-        load(coeff, limbs[0], nums->coeffs[0]);
+        if (derive)
+            ctbn_copy(coeff, qinv, limbs[0]);
+        else
+            load(coeff, limbs[0], nums->coeffs[0]);
         ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
+        key->crt_derived = derive;
         ctbn_copy(key->dp, exp[0], limbs[0]);
         ctbn_copy(key->dq, exp[1], limbs[1]);
     }
@@ -386,6 +485,7 @@ end:
     OPENSSL_clear_free(tmp, (sum + nl) * sizeof(ctbn_limb));
     OPENSSL_clear_free(pm1, nl * sizeof(ctbn_limb));
     OPENSSL_clear_free(coeff, nl * sizeof(ctbn_limb));
+    OPENSSL_clear_free(qinv, (qinv ? limbs[0] : 0) * sizeof(ctbn_limb));
     return ok;
 }
 
@@ -418,13 +518,22 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     CTRSA_KEY *fresh = ctrsa_key_new(key->prov);
     if (fresh == NULL)
         return 0;
-    int ok = set_public(fresh, nums)
-             && (nums->d.len == 0 || set_private(fresh, nums));
+    int ok = set_public(fresh, nums);
+    if (ok && fresh->unusable != 0) {
+        /* Kept as given, for export; has_private as the default provider says (d given). */
+        fresh->has_private = nums->d.len > 0;
+        if (!keep_numbers(fresh, nums, 1)) {
+            CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
+            ok = 0;
+        }
+    } else {
+        ok = ok && (nums->d.len == 0 || set_private(fresh, nums));
+    }
     if (ok && nums->d.len == 0 && nums->nprimes > 0) {
         CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");
         ok = 0;
     }
-    if (ok && nums->nprimes > 2 && !keep_factors(fresh, nums)) {
+    if (ok && fresh->unusable == 0 && nums->nprimes > 2 && !keep_numbers(fresh, nums, 0)) {
         CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
         ok = 0;
     }
@@ -462,6 +571,20 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int incl
     if (!key->has_public)
         return 1;
     include_private = include_private && key->has_private;
+    if (key->unusable != 0) {
+        /* Every number as imported (pointers into key->factors); no blob of its own. */
+        const ctrsa_key_numbers *f = key->factors;
+        out->n = f->n;
+        out->e = f->e;
+        if (include_private) {
+            out->d = f->d;
+            out->nprimes = f->nprimes;
+            memcpy(out->primes, f->primes, sizeof(out->primes));
+            memcpy(out->exps, f->exps, sizeof(out->exps));
+            memcpy(out->coeffs, f->coeffs, sizeof(out->coeffs));
+        }
+        return 1;
+    }
     size_t k = key->k, ebytes = (ctbn_bitlen_vartime(key->e, key->en) + 7) / 8;
     size_t pb = (key->pbits + 7) / 8, qb = (key->qbits + 7) / 8;
     size_t total = k + ebytes;
@@ -481,7 +604,12 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int incl
     if (!include_private)
         return 1;
     put(&out->d, &w, k, key->d, key->nlimbs);
-    if (key->crt) {
+    if (key->crt && key->crt_derived) {
+        /* As the default provider: the factors, not the CRT values derived at import. */
+        out->nprimes = 2;
+        put(&out->primes[0], &w, pb, key->mont_p->m, key->plimbs);
+        put(&out->primes[1], &w, qb, key->mont_q->m, key->qlimbs);
+    } else if (key->crt) {
         ctbn_limb qinv[CTBN_MAX_LIMBS];
         ctbn_from_mont(key->mont_p, qinv, key->qinv_mont);
         out->nprimes = 2;
@@ -556,6 +684,23 @@ int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private)
 {
     if (!a->has_public || !b->has_public)
         return 0;
+    if (a->unusable != 0 || b->unusable != 0) {
+        /* Usability depends on n and e only: equal keys are both unusable. */
+        if (a->unusable == 0 || b->unusable == 0)
+            return 0;
+        ctrsa_num an = strip_public(a->factors->n), bn = strip_public(b->factors->n);
+        ctrsa_num ae = strip_public(a->factors->e), be = strip_public(b->factors->e);
+        if (an.len != bn.len || ae.len != be.len || memcmp(an.p, bn.p, an.len) != 0
+            || memcmp(ae.p, be.p, ae.len) != 0)
+            return 0;
+        if (!want_private)
+            return 1;
+        /* d as given (its length public as the importer's encoding); values compared in
+         * constant time */
+        const ctrsa_num *ad = &a->factors->d, *bd = &b->factors->d;
+        return a->has_private && b->has_private && ad->len == bd->len
+               && CRYPTO_memcmp(ad->p, bd->p, ad->len) == 0;
+    }
     /* n and e are public and kept without leading zero limbs: lengths, then values. */
     if (a->nlimbs != b->nlimbs || a->en != b->en
         || !ctbn_eq(a->mont_n->m, b->mont_n->m, a->nlimbs) || !ctbn_eq(a->e, b->e, a->en))
@@ -592,7 +737,7 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
 
 int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
 {
-    if (!key->has_public)
+    if (!key->has_public || !ctrsa_key_computable(key))
         return 0;
     if (!check_private)
         return 1;
@@ -618,7 +763,7 @@ int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
 int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32])
 {
     int ok = 0;
-    if (!key->has_private)
+    if (!key->has_private || !ctrsa_key_computable(key))
         return 0;
     pthread_mutex_lock(&key->d_hash_lock);
     if (!key->d_hash_ready) {

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include "prov.h"
 
-#define CTRSA_MIN_BITS 512        /* smallest modulus accepted on import (tests use 1024+) */
+#define CTRSA_MIN_BITS 512        /* smallest modulus computed with (tests use 1024+) */
 #define CTRSA_MAX_PRIMES 5
 /*
  * OpenSSL's bound on the public exponent (RSA_SMALL_MODULUS_BITS, RSA_MAX_PUBEXP_BITS):
@@ -60,8 +60,11 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
  * Import: set the public part (n, e) and, when nums->d is present, the private part.
  * Validates (odd n of at least CTRSA_MIN_BITS bits, 1 < e < n and odd; with factors:
  * prod(primes) == n, d*e == 1 mod lambda(n) or each e*d_i == 1 mod (p_i - 1),
- * coefficients correct) and builds the Montgomery contexts. On failure raises an error
- * naming what is wrong and returns 0; the key is unchanged.
+ * coefficients correct) and builds the Montgomery contexts. A two-prime key given without
+ * exponents and coefficient (all three absent) gets dP, dQ and qInv derived from d in
+ * constant time, checked as imported ones are, and is exported without them (as OpenSSL's
+ * default provider exports such a key). On failure raises an error naming what is wrong
+ * and returns 0; the key is unchanged.
  */
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
 
@@ -75,6 +78,17 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
  */
 int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int include_private);
 void ctrsa_key_numbers_clear(ctrsa_key_numbers *nums);
+
+/*
+ * 1 if the engine computes with this key; else raises the reason and returns 0. A key of
+ * fewer than CTRSA_MIN_BITS or more than CTBN_MAX_BITS bits, with an even n, or with an e
+ * that is even, 1 or not below n imports (as in OpenSSL's default provider: has, match,
+ * export, bits, security bits and size answer), and every operation calls this before any
+ * arithmetic and before any buffer is sized by the key. Public values only.
+ */
+int ctrsa_key_computable(const CTRSA_KEY *key);
+/* The same question without an error: 1 if the engine computes with this key. */
+int ctrsa_key_is_computable(const CTRSA_KEY *key);
 
 int ctrsa_key_has_public(const CTRSA_KEY *key);
 int ctrsa_key_has_private(const CTRSA_KEY *key);

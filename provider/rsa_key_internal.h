@@ -35,6 +35,12 @@ struct ctrsa_key {
 
     /* Public part (public values). */
     int has_public;
+    /* 0 if the engine computes with n and e; else the reason code every operation raises
+     * (n too large or too small, even, or e out of range): the key then has no Montgomery
+     * context and no limbs at all, its numbers are kept in `factors` as imported, and
+     * nothing is computed on it (ctrsa_key_computable). */
+    int unusable;
+    char unusable_why[96];
     size_t bits, k, nlimbs;  /* bit length of n, its byte length, its limb count */
     ctbn_mont *mont_n;       /* Montgomery context of n, built once */
     ctbn_limb *e;            /* e, en limbs */
@@ -43,6 +49,8 @@ struct ctrsa_key {
     /* Private part (secret values). */
     int has_private;
     int crt;                 /* two primes with dP, dQ, qInv: the CRT path */
+    int crt_derived;         /* crt, with dP, dQ, qInv derived from d at import: exported
+                              * without them, as the default provider does (public flag) */
     ctbn_limb *d;            /* nlimbs */
     ctbn_mont *mont_p, *mont_q;   /* crt only, each sized to its prime (CTBN_MONT_BYTES) */
     ctbn_limb *crt_secrets;  /* one allocation holding dp, qinv_mont, dq; crt only */
@@ -51,7 +59,8 @@ struct ctrsa_key {
     size_t plimbs, qlimbs, pbits, qbits;
 
     /* Keys of 3 to 5 primes: their factors, exponents and coefficients as imported, for
-     * export only (one allocation, factors_len bytes, wiped on free); NULL otherwise. */
+     * export only; unusable keys: every number as imported (one allocation, factors_len
+     * bytes, wiped on free); NULL otherwise. */
     ctrsa_key_numbers *factors;
     size_t factors_len;
 

@@ -13,6 +13,8 @@
 
 int ctrsa_key_public_exponent_ok(const CTRSA_KEY *key)
 {
+    if (!ctrsa_key_computable(key))
+        return 0;
     /*
      * OpenSSL's bound (rsa_ossl_public_encrypt/_decrypt): above RSA_SMALL_MODULUS_BITS, e
      * may have at most RSA_MAX_PUBEXP_BITS bits. Checked before any arithmetic, so a key
@@ -51,6 +53,8 @@ int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint
         CTRSA_RAISE(key ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART, "no public key");
         return 0;
     }
+    if (!ctrsa_key_computable(key))
+        return 0;
     size_t nl = key->nlimbs;
     ctbn_from_bytes(c, nl, in, key->k);
     if (!ctbn_lt(c, key->mont_n->m, nl)) {

@@ -90,6 +90,8 @@ int ctrsa_rsasve_recover(CTRSA_KEY *key, uint8_t *z, const uint8_t *c)
                     "RSASVE needs an RSA key");
         return 0;
     }
+    if (!ctrsa_key_computable(key))
+        return 0;
     size_t nl = key->nlimbs;
     /* SP 800-56B's RSADP takes 1 < c < n-1 (OpenSSL 3.5's default provider checks too). */
     ctbn_from_bytes(cl, nl, c, key->k);

@@ -1013,6 +1013,8 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
                     "signature buffer is %zu bytes, %zu needed", sigsize, k);
         return 0;
     }
+    if (!ctrsa_key_computable(c->key))  /* before the encoding: no arithmetic on such keys */
+        return 0;
     if (k > sizeof(em)) {
         CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_LARGE, "key of %zu bytes", k);
         return 0;
@@ -1031,6 +1033,8 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
 /* em[0..k) := sig^e mod n; the signature must be exactly k bytes. */
 static int open_signature(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *sig, size_t siglen)
 {
+    if (!ctrsa_key_computable(c->key))
+        return 0;
     if (k > SIG_MAX_BYTES) {
         CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_LARGE, "key of %zu bytes", k);
         return 0;

@@ -3,7 +3,8 @@
  * secret shifts, gcd, exact division, inverses of e modulo even numbers, lcm; the sieve
  * against BN trial division; Miller-Rabin rounds against a BN Miller-Rabin, on known primes,
  * Carmichael numbers and strong pseudoprimes to small bases; generated primes checked by
- * BN_check_prime; d, dP, dQ, qInv (and 3-prime coefficients) against BN's arithmetic.
+ * BN_check_prime; d, dP, dQ, qInv (and 3-prime coefficients) against BN's arithmetic, and
+ * dP, dQ, qInv from d for keys imported without them.
  * The PRNG seed comes from CTRSA_TEST_SEED (bn_oracle.c) and is printed with failures.
  */
 #include <setjmp.h>
@@ -831,6 +832,86 @@ static void test_rsa_derive(void **state)
     free(ws);
 }
 
+/*
+ * dP = d mod (p - 1), dQ = d mod (q - 1), qInv = q^-1 mod p from d (keys imported without
+ * their CRT values) against BN, on 300 random prime pairs of 64 to 1100 bits each (unequal
+ * sizes and limb counts, p above or below q), with d the private exponent modulo lambda(n),
+ * modulo phi(n) (what older tools wrote), or any random number of up to two n-sizes (the
+ * function reduces whatever it is given; the key object checks e * dP = 1 mod (p - 1)).
+ */
+static void test_rsa_crt_from_d(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    BN_CTX *bctx = oracle_bn_ctx();
+    BIGNUM *p = BN_new(), *q = BN_new(), *pm1 = BN_new(), *qm1 = BN_new(), *d = BN_new();
+    BIGNUM *m = BN_new(), *g = BN_new(), *e = BN_new(), *want = BN_new();
+    for (int it = 0; it < 300; it++) {
+        int pbits = 64 + (int)rng_below(1037), qbits = 64 + (int)rng_below(1037);
+        if (it % 5 == 0)
+            qbits = pbits;
+        do {
+            BN_generate_prime_ex(p, pbits, 0, NULL, NULL, NULL);
+            BN_generate_prime_ex(q, qbits, 0, NULL, NULL, NULL);
+        } while (BN_cmp(p, q) == 0);
+        BN_sub(pm1, p, BN_value_one());
+        BN_sub(qm1, q, BN_value_one());
+        BN_mul(m, pm1, qm1, bctx);                    /* phi(n) */
+        int kind = (int)rng_below(3);
+        if (kind == 0) {                              /* lambda(n) */
+            BN_gcd(g, pm1, qm1, bctx);
+            BN_div(m, NULL, m, g, bctx);
+        }
+        size_t pn = CTBN_LIMBS((size_t)pbits), qn = CTBN_LIMBS((size_t)qbits);
+        size_t dn = pn + qn;
+        ctbn_limb *lp = limbs_alloc(pn), *lq = limbs_alloc(qn), *ld;
+        if (kind < 2) {
+            static const unsigned long es[] = {3, 17, 65537};
+            int found = 0;
+            for (size_t i = 0; i < ARRAY_LEN(es) && !found; i++) {
+                BN_set_word(e, es[i]);
+                found = BN_mod_inverse(d, e, m, bctx) != NULL;
+            }
+            if (!found) {
+                BN_rand_range(d, m);
+            }
+        } else {
+            dn += rng_below(pn + qn + 1);
+            BN_rand(d, (int)(64 * dn) - (int)rng_below(64), BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY);
+        }
+        ld = limbs_alloc(dn);
+        ctbn_limb *dp = limbs_alloc(pn), *dq = limbs_alloc(qn), *qi = limbs_alloc(pn);
+        ctbn_limb *ws = limbs_alloc(CTBN_RSA_CRT_FROM_D_SCRATCH(pn, qn));
+        limbs_from_bn(lp, pn, p);
+        limbs_from_bn(lq, qn, q);
+        limbs_from_bn(ld, dn, d);
+        report_begin("rsa_crt_from_d pbits=%d qbits=%d kind=%d", pbits, qbits, kind);
+        report_operand("p", lp, pn);
+        report_operand("q", lq, qn);
+        report_operand("d", ld, dn);
+        expect_word("ok", ctbn_rsa_crt_from_d_ct(lp, pn, lq, qn, ld, dn, dp, dq, qi, ws),
+                    ~(uint64_t)0);
+        BN_mod(want, d, pm1, bctx);
+        expect_limbs_bn("dP", dp, pn, want);
+        BN_mod(want, d, qm1, bctx);
+        expect_limbs_bn("dQ", dq, qn, want);
+        BN_mod_inverse(want, q, p, bctx);
+        expect_limbs_bn("qInv", qi, pn, want);
+        for (size_t i = 0; i < CTBN_RSA_CRT_FROM_D_SCRATCH(pn, qn); i++)
+            expect_word("scratch wiped", ws[i], 0);
+        free(lp); free(lq); free(ld); free(dp); free(dq); free(qi); free(ws);
+    }
+    /* p = q: q is not invertible mod p, reported */
+    BN_generate_prime_ex(p, 512, 0, NULL, NULL, NULL);
+    ctbn_limb lp[8], ld[16] = {12345}, dp[8], dq[8], qi[8];
+    ctbn_limb *ws = limbs_alloc(CTBN_RSA_CRT_FROM_D_SCRATCH(8, 8));
+    limbs_from_bn(lp, 8, p);
+    assert_int_equal(ctbn_rsa_crt_from_d_ct(lp, 8, lp, 8, ld, 16, dp, dq, qi, ws), 0);
+    free(ws);
+    BN_free(p); BN_free(q); BN_free(pm1); BN_free(qm1); BN_free(d); BN_free(m); BN_free(g);
+    BN_free(e); BN_free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -845,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_mr_rounds_table),
         cmocka_unit_test(test_prime_gen),
         cmocka_unit_test(test_rsa_derive),
+        cmocka_unit_test(test_rsa_crt_from_d),
     };
     fprintf(stderr, "test_prime: seed 0x%llx (set CTRSA_TEST_SEED to reproduce)\n",
             (unsigned long long)oracle_base_seed());

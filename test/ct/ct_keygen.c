@@ -4,7 +4,8 @@
  * marked secret: the sieve screen of a passing candidate, Miller-Rabin set-up and rounds
  * (base 2 and a secret random base), the derivation of d, dP, dQ, qInv (lcm by a
  * constant-time gcd, inverses modulo even numbers through the public e), and the check that
- * |p - q| is large. Results are marked public only to check them against BN.
+ * |p - q| is large; and dP, dQ, qInv from d for keys imported without them. Results are
+ * marked public only to check them against BN.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -157,9 +158,56 @@ static int ct_derive(void)
     return rc;
 }
 
+/* dP, dQ, qInv from the secret d, p and q of a key imported without its CRT values
+ * (1024-bit p, 1000-bit q: unequal lengths, d at n's length). */
+static int ct_crt_from_d(void)
+{
+    const size_t pl = CTBN_LIMBS(1024), ql = CTBN_LIMBS(1000), nl = pl + ql;
+    int rc = 0;
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *pb = prime_bn(1024), *qb = prime_bn(1000), *eb = BN_new(), *db = BN_new();
+    BIGNUM *phi = BN_new(), *p1 = BN_new(), *q1 = BN_new(), *want = BN_new();
+    ctbn_limb p[CTBN_MAX_LIMBS] = {0}, q[CTBN_MAX_LIMBS] = {0}, d[CTBN_MAX_LIMBS] = {0};
+    ctbn_limb dp[CTBN_MAX_LIMBS], dq[CTBN_MAX_LIMBS], qinv[CTBN_MAX_LIMBS];
+    ctbn_limb *scratch = calloc(CTBN_RSA_CRT_FROM_D_SCRATCH(pl, ql), LB);
+    BN_set_word(eb, 65537);
+    BN_sub(p1, pb, BN_value_one());
+    BN_sub(q1, qb, BN_value_one());
+    BN_mul(phi, p1, q1, bctx);
+    if (BN_mod_inverse(db, eb, phi, bctx) == NULL)
+        BN_rand_range(db, phi);         /* gcd(e, phi) > 1: any d serves the reduction */
+    bn_to_limbs(p, pl, pb);
+    bn_to_limbs(q, ql, qb);
+    bn_to_limbs(d, nl, db);
+    ct_secret(p, pl * LB);
+    ct_secret(q, ql * LB);
+    ct_secret(d, nl * LB);
+
+    ctbn_mask ok = ctbn_rsa_crt_from_d_ct(p, pl, q, ql, d, nl, dp, dq, qinv, scratch);
+    ct_public(&ok, sizeof(ok));
+    if (!ok)
+        rc = ct_fail("crt-from-d", "q found not invertible mod p");
+    BN_mod(want, db, p1, bctx);
+    if (!limbs_equal_bn(dp, pl, want))
+        rc = ct_fail("crt-from-d", "dP");
+    BN_mod(want, db, q1, bctx);
+    if (!limbs_equal_bn(dq, ql, want))
+        rc = ct_fail("crt-from-d", "dQ");
+    BN_mod_inverse(want, qb, pb, bctx);
+    if (!limbs_equal_bn(qinv, pl, want))
+        rc = ct_fail("crt-from-d", "qInv");
+    free(scratch);
+    BN_free(pb); BN_free(qb); BN_free(eb); BN_free(db); BN_free(phi); BN_free(p1);
+    BN_free(q1); BN_free(want);
+    BN_CTX_free(bctx);
+    return rc;
+}
+
 const struct ct_case ct_keygen_cases[] = {
     { "sieve-mr", "sieve screen of a passing prime, Miller-Rabin rounds (base 2, secret base)",
       ct_sieve_and_mr },
     { "derive", "d, dP, dQ, qInv from secret 1024-bit primes; |p - q| check", ct_derive },
+    { "crt-from-d", "dP, dQ, qInv from a secret d, p, q (key imported without CRT values)",
+      ct_crt_from_d },
     { NULL, NULL, NULL }
 };

@@ -54,7 +54,8 @@ static void mark_mont_secret(const ctbn_mont *m)
     ct_secret(&m->m0inv, sizeof(m->m0inv));
 }
 
-/* A key from OpenSSL's default provider, imported with factors (crt) or with d only. */
+/* A key from OpenSSL's default provider, imported with factors and CRT values (crt 1), with
+ * the factors only (crt 2: the key object derives dP, dQ, qInv) or with d only (crt 0). */
 static CTRSA_KEY *make_key(int bits, int primes, int crt, EVP_PKEY **pkey_out)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", "provider=default");
@@ -89,6 +90,8 @@ static CTRSA_KEY *make_key(int bits, int primes, int crt, EVP_PKEY **pkey_out)
         nums.nprimes = (size_t)primes;
         for (int i = 0; i < primes; i++) {
             nums.primes[i] = v[3 + i];
+            if (crt == 2)       /* the factors only: dP, dQ, qInv derived at import */
+                continue;
             nums.exps[i] = v[6 + i];
             if (i + 1 < primes)
                 nums.coeffs[i] = v[9 + i];
@@ -154,6 +157,10 @@ static int private_op_case(const char *name, int bits, int primes, int crt, int 
 static int ct_private_crt_2048(void) { return private_op_case("private-crt-2048", 2048, 2, 1, 40); }
 static int ct_private_crt_1536(void) { return private_op_case("private-crt-1536", 1536, 2, 1, 3); }
 static int ct_private_no_crt(void) { return private_op_case("private-no-crt", 1024, 2, 0, 3); }
+static int ct_private_crt_derived(void)
+{
+    return private_op_case("private-crt-derived", 1536, 2, 2, 3);
+}
 static int ct_private_3primes(void) { return private_op_case("private-3-primes", 1536, 3, 1, 3); }
 
 /*
@@ -257,6 +264,8 @@ const struct ct_case ct_private_key_cases[] = {
     { "private-crt-2048", "RSA-2048 CRT private op x40 (blinding refresh + squaring)", ct_private_crt_2048 },
     { "private-crt-1536", "RSA-1536 CRT private op", ct_private_crt_1536 },
     { "private-no-crt", "RSA-1024 private op with d only", ct_private_no_crt },
+    { "private-crt-derived", "RSA-1536 CRT private op, dP, dQ, qInv derived at import",
+      ct_private_crt_derived },
     { "private-3-primes", "RSA-1536 three-prime key (d path)", ct_private_3primes },
     { "encode-pkcs1", "EMSA-PKCS1-v1_5 encoding of a secret digest", ct_encode_pkcs1 },
     { "encode-pss", "EMSA-PSS encoding with secret mHash and salt", ct_encode_pss },

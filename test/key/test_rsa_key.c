@@ -16,7 +16,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
-#include "rsa_key.h"
+#include "rsa_key_internal.h" /* unusable keys: no Montgomery context, no blinding */
 
 static CTRSA_PROVCTX prov; /* no core handle: errors are dropped; randomness from libctx */
 
@@ -210,10 +210,47 @@ static void test_malformed(void **state)
         assert_false(ctrsa_key_has_public(key));                                           \
     } while (0)
 
+    /*
+     * Keys the engine cannot compute with import (as in OpenSSL's default provider) and
+     * refuse every operation before any arithmetic: no Montgomery context is ever made, no
+     * blinding pair, no scratch; the numbers export as given.
+     */
+#define UNUSABLE(mutate)                                                                   \
+    do {                                                                                   \
+        CTRSA_KEY *u = ctrsa_key_new(&prov);                                              \
+        ctrsa_key_numbers got;                                                             \
+        uint8_t io[1024] = {0};                                                            \
+        numbers_of(&k, &nums, 1, 1);                                                       \
+        mutate;                                                                            \
+        assert_int_equal(ctrsa_key_set(u, &nums), 1);                                      \
+        assert_true(ctrsa_key_has_public(u));                                              \
+        assert_int_equal(ctrsa_key_has_private(u), nums.d.len > 0);                        \
+        assert_int_equal(ctrsa_key_computable(u), 0);                                      \
+        assert_int_equal(ctrsa_key_public_op(u, io, io), 0);                               \
+        assert_int_equal(ctrsa_key_private_op(u, io, io), 0);                              \
+        assert_int_equal(ctrsa_key_check_public(u), 0);                                    \
+        assert_int_equal(ctrsa_key_validate(u, 1), 0);                                     \
+        assert_null(u->mont_n);                                                            \
+        assert_null(u->e);                                                                 \
+        assert_null(u->d);                                                                 \
+        assert_null(u->slots);                                                             \
+        assert_int_equal(ctrsa_key_get_numbers(u, &got, 1), 1);                            \
+        assert_int_equal(got.n.len, nums.n.len);                                           \
+        assert_memory_equal(got.n.p, nums.n.p, nums.n.len);                                \
+        assert_int_equal(got.d.len, nums.d.len);                                           \
+        assert_int_equal(got.nprimes, nums.nprimes);                                       \
+        CTRSA_KEY *c = ctrsa_key_dup(u, 1);                                                \
+        assert_non_null(c);                                                                \
+        assert_true(ctrsa_key_match(u, c, nums.d.len > 0));                                \
+        ctrsa_key_free(c);                                                                 \
+        ctrsa_key_numbers_clear(&got);                                                     \
+        ctrsa_key_free(u);                                                                 \
+    } while (0)
+
     /* even n */
-    REFUSE({ memcpy(bad, nums.n.p, nums.n.len); bad[nums.n.len - 1] ^= 1; nums.n.p = bad; });
-    /* tiny n */
-    REFUSE({ nums.n.p += nums.n.len - 32; nums.n.len = 32; nums.d.len = 0; nums.nprimes = 0; });
+    UNUSABLE({ memcpy(bad, nums.n.p, nums.n.len); bad[nums.n.len - 1] ^= 1; nums.n.p = bad; });
+    /* tiny n (256 bits) */
+    UNUSABLE({ nums.n.p += nums.n.len - 32; nums.n.len = 32; nums.d.len = 0; nums.nprimes = 0; });
     /* p*q != n: p + 2 */
     REFUSE({ BN_copy(t, k.f[0]); BN_add_word(t, 2); nums.primes[0].len = (size_t)BN_bn2bin(t, bad);
              nums.primes[0].p = bad; });
@@ -229,9 +266,10 @@ static void test_malformed(void **state)
     REFUSE({ nums.coeffs[0].len = 0; });
     /* one factor only */
     REFUSE({ nums.nprimes = 1; });
-    /* even e, e = 1 */
-    REFUSE({ bad[0] = 4; nums.e.p = bad; nums.e.len = 1; });
-    REFUSE({ bad[0] = 1; nums.e.p = bad; nums.e.len = 1; });
+    /* even e, e = 1, e = n */
+    UNUSABLE({ bad[0] = 4; nums.e.p = bad; nums.e.len = 1; });
+    UNUSABLE({ bad[0] = 1; nums.e.p = bad; nums.e.len = 1; });
+    UNUSABLE({ nums.e = nums.n; });
     /* d >= n */
     REFUSE({ nums.d = nums.n; });
 

@@ -1,0 +1,490 @@
+/*
+ * Keys the engine cannot compute with (issue 21, item 7): moduli of fewer than 512 or more
+ * than 16384 bits, and an even n. OpenSSL's default provider imports them and refuses or
+ * runs each operation later; the provider under test must import them too (bits, security
+ * bits, size, export, duplicate and match as the default answers) and refuse each
+ * operation at the stage where the default refuses it (init or the operation), raising an
+ * error. Where the default computes (a 511-bit key signs; a 32-bit key encrypts raw; a
+ * 16385-bit private key signs, though no OpenSSL can verify what it signs), the provider
+ * under test refuses at the operation, with its reason: that is the one expected
+ * difference (README, "What ctrsa accepts"), counted and printed.
+ *
+ * The keys: the 32-bit key and the 2050-byte n of OpenSSL 3.0's evp_pkey_provided_test
+ * (its n is even), a 511-bit key of two primes, a random odd 16385-bit n with a random d,
+ * an even 2048-bit n; each as a key pair and as a public key. On a public key only the
+ * public operations run (a private operation with a public key is refused at init by the
+ * provider under test whatever the key's size, a difference outside this test).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+
+#include "testutil.h"
+
+static tu_env env;
+
+enum stage { REFUSED_AT_INIT, REFUSED_AT_OP, DONE };
+static const char *const stage_name[] = { "refused at init", "refused at the operation",
+                                          "done" };
+
+#define BUF 4096
+
+/* One operation: init (0 if refused) and run (1 on success) on ctx, for a key of k bytes. */
+typedef struct op {
+    const char *name;
+    int is_private;
+    int (*init)(EVP_PKEY_CTX *ctx);
+    int (*run)(EVP_PKEY_CTX *ctx, size_t k);
+    int is_check;   /* a key check: no separate init, no operation context */
+} op;
+
+static unsigned char in[BUF], out[BUF], md[32];
+
+static int init_sign_pkcs1(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_sign_init(c) == 1 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) == 1
+           && EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) == 1;
+}
+static int init_sign_pss(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_sign_init(c) == 1
+           && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PSS_PADDING) == 1
+           && EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) == 1;
+}
+static int init_sign_raw(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_sign_init(c) == 1 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_NO_PADDING) == 1;
+}
+static int run_sign_md(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t len = sizeof(out);
+    (void)k;
+    return EVP_PKEY_sign(c, out, &len, md, sizeof(md)) == 1;
+}
+static int run_sign_raw(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t len = sizeof(out);
+    return EVP_PKEY_sign(c, out, &len, in, k) == 1;
+}
+static int init_verify_pkcs1(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_verify_init(c) == 1
+           && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) == 1
+           && EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) == 1;
+}
+static int init_verify_raw(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_verify_init(c) == 1 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_NO_PADDING) == 1;
+}
+static int run_verify_md(EVP_PKEY_CTX *c, size_t k)
+{
+    return EVP_PKEY_verify(c, in, k, md, sizeof(md)) == 1;
+}
+static int run_verify_raw(EVP_PKEY_CTX *c, size_t k)
+{
+    return EVP_PKEY_verify(c, in, k, in, k) == 1;
+}
+static int init_recover_raw(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_verify_recover_init(c) == 1
+           && EVP_PKEY_CTX_set_rsa_padding(c, RSA_NO_PADDING) == 1;
+}
+static int run_recover(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t len = sizeof(out);
+    return EVP_PKEY_verify_recover(c, out, &len, in, k) == 1;
+}
+static int init_enc_oaep(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_encrypt_init(c) == 1
+           && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_OAEP_PADDING) == 1;
+}
+static int init_enc_raw(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_encrypt_init(c) == 1 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_NO_PADDING) == 1;
+}
+static int run_enc_short(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t len = sizeof(out);
+    (void)k;
+    return EVP_PKEY_encrypt(c, out, &len, md, 1) == 1;
+}
+static int run_enc_raw(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t len = sizeof(out);
+    return EVP_PKEY_encrypt(c, out, &len, in, k) == 1;
+}
+static int init_dec_pkcs1(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_decrypt_init(c) == 1
+           && EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) == 1;
+}
+static int init_dec_raw(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_decrypt_init(c) == 1 && EVP_PKEY_CTX_set_rsa_padding(c, RSA_NO_PADDING) == 1;
+}
+static int run_dec(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t len = sizeof(out);
+    return EVP_PKEY_decrypt(c, out, &len, in, k) == 1;
+}
+static int init_encap(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_encapsulate_init(c, NULL) == 1 && EVP_PKEY_CTX_set_kem_op(c, "RSASVE") == 1;
+}
+static int run_encap(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t olen = sizeof(out), slen = sizeof(in);
+    unsigned char secret[BUF];
+    (void)k;
+    return EVP_PKEY_encapsulate(c, out, &olen, secret, &slen) == 1;
+}
+static int init_decap(EVP_PKEY_CTX *c)
+{
+    return EVP_PKEY_decapsulate_init(c, NULL) == 1 && EVP_PKEY_CTX_set_kem_op(c, "RSASVE") == 1;
+}
+static int run_decap(EVP_PKEY_CTX *c, size_t k)
+{
+    size_t len = sizeof(out);
+    return EVP_PKEY_decapsulate(c, out, &len, in, k) == 1;
+}
+static int init_none(EVP_PKEY_CTX *c)
+{
+    (void)c;
+    return 1;
+}
+static int run_check(EVP_PKEY_CTX *c, size_t k)
+{
+    (void)k;
+    return EVP_PKEY_check(c) == 1;
+}
+static int run_public_check(EVP_PKEY_CTX *c, size_t k)
+{
+    (void)k;
+    return EVP_PKEY_public_check(c) == 1;
+}
+static int run_private_check(EVP_PKEY_CTX *c, size_t k)
+{
+    (void)k;
+    return EVP_PKEY_private_check(c) == 1;
+}
+static int run_pairwise_check(EVP_PKEY_CTX *c, size_t k)
+{
+    (void)k;
+    return EVP_PKEY_pairwise_check(c) == 1;
+}
+
+static const op ops[] = {
+    { "sign PKCS#1 v1.5", 1, init_sign_pkcs1, run_sign_md, 0 },
+    { "sign PSS", 1, init_sign_pss, run_sign_md, 0 },
+    { "sign raw", 1, init_sign_raw, run_sign_raw, 0 },
+    { "verify PKCS#1 v1.5", 0, init_verify_pkcs1, run_verify_md, 0 },
+    { "verify raw", 0, init_verify_raw, run_verify_raw, 0 },
+    { "verify-recover raw", 0, init_recover_raw, run_recover, 0 },
+    { "encrypt OAEP", 0, init_enc_oaep, run_enc_short, 0 },
+    { "encrypt raw", 0, init_enc_raw, run_enc_raw, 0 },
+    { "decrypt PKCS#1 v1.5", 1, init_dec_pkcs1, run_dec, 0 },
+    { "decrypt raw", 1, init_dec_raw, run_dec, 0 },
+    { "KEM encapsulate", 0, init_encap, run_encap, 0 },
+    { "KEM decapsulate", 1, init_decap, run_decap, 0 },
+    { "check", 1, init_none, run_check, 1 },
+    { "public check", 0, init_none, run_public_check, 1 },
+    { "private check", 1, init_none, run_private_check, 1 },
+    { "pairwise check", 1, init_none, run_pairwise_check, 1 },
+};
+
+/* Run o on key through propq; for the provider under test, check where it ran. */
+static enum stage run_op(EVP_PKEY *key, const op *o, const char *propq, int in_test,
+                         char *reason, size_t reason_len)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
+    enum stage st;
+    unsigned long e;
+
+    assert_non_null(ctx);
+    ERR_clear_error();
+    reason[0] = '\0';
+    if (!o->init(ctx)) {
+        st = REFUSED_AT_INIT;
+    } else {
+        if (in_test && !o->is_check)
+            assert_true(tu_ctx_in_provider(ctx));
+        st = o->run(ctx, (size_t)EVP_PKEY_get_size(key)) ? DONE : REFUSED_AT_OP;
+    }
+    /* The first error raised is the reason (EVP adds its own after a provider's). */
+    if ((e = ERR_peek_error()) != 0 && ERR_reason_error_string(e) != NULL)
+        snprintf(reason, reason_len, "%s", ERR_reason_error_string(e));
+    ERR_clear_error();
+    EVP_PKEY_CTX_free(ctx);
+    return st;
+}
+
+static EVP_PKEY *import(const OSSL_PARAM *params, int selection, const char *propq)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA", propq);
+    EVP_PKEY *key = NULL;
+
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_fromdata_init(ctx), 1);
+    if (EVP_PKEY_fromdata(ctx, &key, selection, (OSSL_PARAM *)params) != 1) {
+        tu_print_errors("import");
+        key = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return key;
+}
+
+/* The same export (parameter names and values) from both keys. */
+static void same_export(const EVP_PKEY *want, const EVP_PKEY *got)
+{
+    OSSL_PARAM *wp = NULL, *gp = NULL;
+
+    assert_int_equal(EVP_PKEY_todata(want, EVP_PKEY_KEYPAIR, &wp), 1);
+    assert_int_equal(EVP_PKEY_todata(got, EVP_PKEY_KEYPAIR, &gp), 1);
+    for (const OSSL_PARAM *p = wp; p->key != NULL; p++) {
+        const OSSL_PARAM *q = OSSL_PARAM_locate_const(gp, p->key);
+        BIGNUM *a = NULL, *b = NULL;
+
+        if (q == NULL)
+            fail_msg("export lacks %s", p->key);
+        assert_int_equal(OSSL_PARAM_get_BN(p, &a), 1);
+        assert_int_equal(OSSL_PARAM_get_BN(q, &b), 1);
+        if (BN_cmp(a, b) != 0)
+            fail_msg("export: %s differs", p->key);
+        BN_free(a);
+        BN_free(b);
+    }
+    for (const OSSL_PARAM *p = gp; p->key != NULL; p++)
+        if (OSSL_PARAM_locate_const(wp, p->key) == NULL)
+            fail_msg("export has %s, the default's does not", p->key);
+    OSSL_PARAM_free(wp);
+    OSSL_PARAM_free(gp);
+}
+
+static int expected_differences;
+
+/* One key through every operation on both providers. want_reason: what the provider
+ * under test raises when it refuses at the operation. */
+static void compare_key(const char *name, const OSSL_PARAM *params, int selection,
+                        const char *want_reason)
+{
+    EVP_PKEY *deflt = import(params, selection, TU_PROPQ_DEFAULT);
+    EVP_PKEY *tested = import(params, selection, tu_propq());
+    int is_pair = selection == EVP_PKEY_KEYPAIR;
+    EVP_PKEY *dup;
+
+    fprintf(stderr, "key %s (%s)\n", name, is_pair ? "key pair" : "public key");
+    assert_non_null(deflt);
+    if (tested == NULL)
+        fail_msg("%s: the default provider imports it, the provider under test does not", name);
+    assert_true(tu_pkey_in_named_provider(tested, tu_provider_name()));
+    assert_int_equal(EVP_PKEY_get_bits(tested), EVP_PKEY_get_bits(deflt));
+    assert_int_equal(EVP_PKEY_get_security_bits(tested), EVP_PKEY_get_security_bits(deflt));
+    assert_int_equal(EVP_PKEY_get_size(tested), EVP_PKEY_get_size(deflt));
+    same_export(deflt, tested);
+    /* get_params too (EVP_PKEY_get_bn_param retries with a larger buffer for a 2050-byte n,
+     * as evp_pkey_provided_test's test_evp_pkey_get_bn_param_large does) */
+    for (int i = 0; i < (is_pair ? 3 : 2); i++) {
+        static const char *const names[] = { OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E,
+                                             OSSL_PKEY_PARAM_RSA_D };
+        BIGNUM *a = NULL, *b = NULL;
+
+        assert_int_equal(EVP_PKEY_get_bn_param(deflt, names[i], &a), 1);
+        if (EVP_PKEY_get_bn_param(tested, names[i], &b) != 1 || BN_cmp(a, b) != 0)
+            fail_msg("%s: get_params %s differs from the default's", name, names[i]);
+        BN_free(a);
+        BN_free(b);
+    }
+    dup = EVP_PKEY_dup(tested);
+    assert_non_null(dup);
+    assert_int_equal(EVP_PKEY_eq(tested, dup), 1);
+    same_export(deflt, dup);
+    EVP_PKEY_free(dup);
+
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+        const op *o = &ops[i];
+        char rd[256], rt[256];
+        enum stage sd, st;
+
+        if (o->is_private && !is_pair)
+            continue;
+        sd = run_op(deflt, o, TU_PROPQ_DEFAULT, 0, rd, sizeof(rd));
+        st = run_op(tested, o, tu_propq(), 1, rt, sizeof(rt));
+        fprintf(stderr, "  %-20s default: %s%s%s%s; %s: %s%s%s%s\n", o->name, stage_name[sd],
+                rd[0] ? " (" : "", rd, rd[0] ? ")" : "", tu_provider_name(), stage_name[st],
+                rt[0] ? " (" : "", rt, rt[0] ? ")" : "");
+        if (sd == DONE && st != DONE) {
+            /* the expected difference: no arithmetic on such a modulus */
+            if (st != REFUSED_AT_OP)
+                fail_msg("%s, %s: the default computes; the provider under test must refuse "
+                         "at the operation, not at init", name, o->name);
+            expected_differences++;
+        } else if (st != sd) {
+            fail_msg("%s, %s: the default %s, the provider under test %s", name, o->name,
+                     stage_name[sd], stage_name[st]);
+        }
+        if (st != DONE && rt[0] == '\0')
+            fail_msg("%s, %s: refused without an error", name, o->name);
+        /* Refused at the operation: with the key's reason (an init refusal is the same for
+         * any key, e.g. a PSS digest the key is too small for). */
+        if (st == REFUSED_AT_OP && strcmp(rt, want_reason) != 0
+            && !(o->is_check && strcmp(o->name, "private check") == 0))
+            fail_msg("%s, %s: reason '%s', expected '%s'", name, o->name, rt, want_reason);
+    }
+    EVP_PKEY_free(deflt);
+    EVP_PKEY_free(tested);
+}
+
+/* n, e and optionally d, p, q, dP, dQ, qInv as parameters. */
+static OSSL_PARAM *params_of(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
+                             BIGNUM *const crt[5])
+{
+    static const char *const names[] = {
+        OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2, OSSL_PKEY_PARAM_RSA_EXPONENT1,
+        OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+    };
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params;
+
+    assert_non_null(bld);
+    assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n), 1);
+    assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e), 1);
+    if (d != NULL)
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_D, d), 1);
+    for (int i = 0; crt != NULL && i < 5; i++)
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, names[i], crt[i]), 1);
+    params = OSSL_PARAM_BLD_to_param(bld);
+    assert_non_null(params);
+    OSSL_PARAM_BLD_free(bld);
+    return params;
+}
+
+static void both(const char *name, const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
+                 BIGNUM *const crt[5], const char *reason)
+{
+    OSSL_PARAM *pair = params_of(n, e, d, crt), *pub = params_of(n, e, NULL, NULL);
+
+    compare_key(name, pair, EVP_PKEY_KEYPAIR, reason);
+    compare_key(name, pub, EVP_PKEY_PUBLIC_KEY, reason);
+    OSSL_PARAM_free(pair);
+    OSSL_PARAM_free(pub);
+}
+
+static void test_key_sizes(void **state)
+{
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *n = BN_new(), *e = BN_new(), *d = BN_new(), *crt[5], *t = BN_new();
+    unsigned char big[2050];
+
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        crt[i] = BN_new();
+    memset(md, 0x11, sizeof(md));
+    memset(in, 0, sizeof(in));
+    assert_int_equal(BN_set_word(e, 65537), 1);
+
+    /* OpenSSL 3.0's evp_pkey_provided_test: a 32-bit key (openssl genrsa 32, 1.0.2) */
+    BN_set_word(n, 0xbc747fc5);
+    BN_set_word(d, 0x7b133399);
+    BN_set_word(crt[0], 0xe963);
+    BN_set_word(crt[1], 0xceb7);
+    BN_set_word(crt[2], 0x8599);
+    BN_set_word(crt[3], 0xbd87);
+    BN_set_word(crt[4], 0xcc3b);
+    in[3] = 2;
+    both("32-bit", n, e, d, crt, "RSA key too small");
+
+    /* A 511-bit key of two primes (256 and 255 bits) */
+    do {
+        assert_int_equal(BN_generate_prime_ex(crt[0], 256, 0, NULL, NULL, NULL), 1);
+        assert_int_equal(BN_generate_prime_ex(crt[1], 255, 0, NULL, NULL, NULL), 1);
+        assert_int_equal(BN_mul(n, crt[0], crt[1], bctx), 1);
+    } while (BN_num_bits(n) != 511);
+    {
+        BIGNUM *p1 = BN_new(), *q1 = BN_new(), *phi = BN_new();
+        BN_sub(p1, crt[0], BN_value_one());
+        BN_sub(q1, crt[1], BN_value_one());
+        BN_mul(phi, p1, q1, bctx);
+        assert_non_null(BN_mod_inverse(d, e, phi, bctx));
+        BN_mod(crt[2], d, p1, bctx);
+        BN_mod(crt[3], d, q1, bctx);
+        assert_non_null(BN_mod_inverse(crt[4], crt[1], crt[0], bctx));
+        BN_free(p1);
+        BN_free(q1);
+        BN_free(phi);
+    }
+    memset(in, 0, sizeof(in));
+    in[63] = 2;
+    both("511-bit", n, e, d, crt, "RSA key too small");
+
+    /* OpenSSL 3.0's evp_pkey_provided_test: an n of 2050 bytes of 0xCE (16400 bits, even)
+     * with a 4-byte d */
+    memset(big, 0xCE, sizeof(big));
+    assert_non_null(BN_bin2bn(big, sizeof(big), n));
+    BN_set_word(d, 0x7b133399);
+    memset(in, 0, sizeof(in));
+    in[2049] = 2;
+    both("16400-bit", n, e, d, NULL, "modulus too large");
+
+    /* A random odd 16385-bit n with a random d: the default's private operations compute
+     * with it (OpenSSL bounds n at 16384 bits in its public operations only) */
+    assert_int_equal(BN_rand(n, 16385, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ODD), 1);
+    assert_int_equal(BN_rand_range(d, n), 1);
+    memset(in, 0, sizeof(in));
+    in[2048] = 2;
+    both("16385-bit", n, e, d, NULL, "modulus too large");
+
+    /* An even 2048-bit n, public */
+    {
+        OSSL_PARAM *pub;
+        assert_int_equal(BN_rand(n, 2048, BN_RAND_TOP_ONE, BN_RAND_BOTTOM_ANY), 1);
+        assert_int_equal(BN_clear_bit(n, 0), 1);
+        pub = params_of(n, e, NULL, NULL);
+        memset(in, 0, sizeof(in));
+        in[255] = 2;
+        compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid RSA key");
+        OSSL_PARAM_free(pub);
+    }
+    fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
+            "expected difference)\n", expected_differences, tu_provider_name());
+
+    for (int i = 0; i < 5; i++)
+        BN_free(crt[i]);
+    BN_free(n);
+    BN_free(e);
+    BN_free(d);
+    BN_free(t);
+    BN_CTX_free(bctx);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return tu_env_init(&env) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tu_env_free(&env);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key_sizes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
