@@ -22,9 +22,13 @@
  *
  * Nothing here touches key material.
  */
+#include <stdatomic.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
 #include "libcrypto_copy.h"
+
+/* The last abandoned context (one per load and teardown; a process rarely has two). */
+static _Atomic(OSSL_LIB_CTX *) abandoned;
 
 int ctrsa_core_is_other_copy(const OSSL_DISPATCH *in)
 {
@@ -47,4 +51,9 @@ int ctrsa_own_libcrypto_start(void)
 int ctrsa_own_libcrypto_alive(void)
 {
     return OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
+void ctrsa_own_libcrypto_abandon(OSSL_LIB_CTX *libctx)
+{
+    atomic_store(&abandoned, libctx);
 }

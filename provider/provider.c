@@ -184,6 +184,8 @@ static void ctrsa_teardown(void *provctx)
     /* In a core of its own, ctrsa's libcrypto may already be cleaned up (libcrypto_copy.c) */
     if (!prov->core_is_other_copy || ctrsa_own_libcrypto_alive())
         OSSL_LIB_CTX_free(prov->libctx);
+    else
+        ctrsa_own_libcrypto_abandon(prov->libctx);
     free(prov);
 }
 
