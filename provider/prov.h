@@ -19,6 +19,7 @@ typedef struct ctrsa_provctx {
     const OSSL_CORE_HANDLE *handle;
     OSSL_LIB_CTX *libctx; /* child library context: digests and randomness come from here */
     unsigned long core_version; /* the loading core's version (core_version.h), 0 if unknown */
+    int core_is_other_copy; /* the core is not the libcrypto ctrsa links (libcrypto_copy.h) */
 } CTRSA_PROVCTX;
 
 /* Reason codes, with strings in provider/errors.c (the provider's reason-string table). */

@@ -15,6 +15,7 @@
 #include "core_errors.h"
 #include "dispatch.h"
 #include "core_version.h"
+#include "libcrypto_copy.h"
 #include "bignum.h"
 
 #ifndef CTRSA_VERSION
@@ -180,7 +181,11 @@ static void ctrsa_teardown(void *provctx)
     if (prov == NULL)
         return;
     ctrsa_thread_scratch_release();
-    OSSL_LIB_CTX_free(prov->libctx);
+    /* In a core of its own, ctrsa's libcrypto may already be cleaned up (libcrypto_copy.c) */
+    if (!prov->core_is_other_copy || ctrsa_own_libcrypto_alive())
+        OSSL_LIB_CTX_free(prov->libctx);
+    else
+        ctrsa_own_libcrypto_abandon(prov->libctx);
     free(prov);
 }
 
@@ -267,6 +272,17 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (prov == NULL)
         return 0;
     prov->handle = handle;
+    /*
+     * A core that is another copy of libcrypto: start ctrsa's own copy before anything is
+     * called in it, without its exit handler (libcrypto_copy.c says why).
+     */
+    prov->core_is_other_copy = ctrsa_core_is_other_copy(in);
+    if (prov->core_is_other_copy && !ctrsa_own_libcrypto_start()) {
+        CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "the libcrypto ctrsa is linked with has been "
+                    "cleaned up (OPENSSL_cleanup) in this process: ctrsa cannot load");
+        free(prov);
+        return 0;
+    }
     for (d = in; d->function_id != 0; d++)
         if (d->function_id == OSSL_FUNC_CORE_GET_PARAMS)
             core_get_params = OSSL_FUNC_core_get_params(d);
