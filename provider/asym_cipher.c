@@ -447,10 +447,7 @@ static int asym_init(asym_ctx *c, CTRSA_KEY *key, const OSSL_PARAM params[], enu
         CTRSA_RAISE(c->prov, CTRSA_R_MISSING_KEY_PART, "the key has no public part");
         return 0;
     }
-    if (op == OP_DECRYPT && !ctrsa_key_has_private(key)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "decryption needs a private key");
-        return 0;
-    }
+    /* (A public key is refused at the decryption, as the default provider refuses it.) */
     /* As the default provider: an RSA-PSS key is for PSS signatures only (RFC 4055). */
     if (ctrsa_key_is_pss(key)) {
         CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
@@ -635,6 +632,10 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
         return 1;
     }
     /* As OpenSSL's default provider: room for k bytes (48 for TLS), whatever the message. */
+    if (!ctrsa_key_has_private(c->key)) {
+        CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "decryption needs a private key");
+        return 0;
+    }
     if (outsize < need) {
         CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
                     "decryption needs an output buffer of %zu bytes, not %zu", need, outsize);

@@ -157,10 +157,7 @@ static int kem_init(kem_ctx *c, void *provkey, const OSSL_PARAM params[], enum k
         CTRSA_RAISE(c->prov, CTRSA_R_MISSING_KEY_PART, "RSASVE needs an RSA key");
         return 0;
     }
-    if (op == KEM_OP_DECAPSULATE && !ctrsa_key_has_private(provkey)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "decapsulation needs a private key");
-        return 0;
-    }
+    /* (A public key is refused at the decapsulation, as the default provider refuses it.) */
     if (ctrsa_key_is_pss(provkey)) {
         CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION, "an RSA-PSS key only signs");
         return 0;
@@ -272,6 +269,10 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
     }
     if (!ctrsa_key_computable(c->key))
         return 0;
+    if (!ctrsa_key_has_private(c->key)) {
+        CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "decapsulation needs a private key");
+        return 0;
+    }
     if (in == NULL || inlen != k) {
         CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
                     "RSASVE ciphertext is %zu bytes, the key's size is %zu", inlen, k);

@@ -861,10 +861,7 @@ static int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum s
         CTRSA_RAISE(c->prov, CTRSA_R_MISSING_KEY_PART, "%s needs an RSA key", op_name(op));
         return 0;
     }
-    if (op == SIG_OP_SIGN && !ctrsa_key_has_private(c->key)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "signing needs a private key");
-        return 0;
-    }
+    /* (A public key is refused at the signature, as the default provider refuses it.) */
     c->op = op;
     c->streaming = 0;
     EVP_MD_CTX_free(c->mdctx);
@@ -1007,6 +1004,10 @@ static int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsi
     if (sig == NULL) {
         *siglen = k;
         return 1;
+    }
+    if (!ctrsa_key_has_private(c->key)) {
+        CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "signing needs a private key");
+        return 0;
     }
     if (sigsize < k) {
         CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,

@@ -14,7 +14,8 @@
  *   small factors), 512-bit generation, the pad-mode alias "oeap", and RSA-type imports
  *   with RSA-PSS parameters (both providers refuse them);
  *   issue 21: PSS with no digest set (SHA-1) and MD5-SHA1, signed by each provider and
- *   verified by the other.
+ *   verified by the other; a private operation with a public key refused at the operation,
+ *   not at its init.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -896,6 +897,66 @@ static void test_rsa_import_with_pss_params(void **state)
     }
 }
 
+/*
+ * Recipe run (test_evp_libctx): a private operation with a public key. As the default
+ * provider, every init succeeds (sign, decrypt, decapsulate) and the operation itself fails
+ * with an error; a size query still answers.
+ */
+static void test_private_op_with_public_key(void **state)
+{
+    static const char *const pq[2] = { PQ_CTRSA, PQ_DEFAULT };
+    unsigned char in[256], out[256];
+    size_t outlen, outlen2;
+
+    (void)state;
+    memset(in, 0, sizeof(in));
+    in[255] = 2;
+    for (int i = 0; i < 2; i++) {
+        OSSL_PARAM *base;
+        OSSL_PARAM *params = with_public(rsa2048, EVP_PKEY_PUBLIC_KEY, NULL, &base);
+        EVP_PKEY *pub = from_params("RSA", pq[i], EVP_PKEY_PUBLIC_KEY, params);
+        EVP_PKEY_CTX *ctx;
+
+        assert_non_null(pub);
+        fprintf(stderr, "%s: ", pq[i]);
+        /* sign */
+        ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, pub, pq[i]);
+        assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+        assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING), 1);
+        outlen = 0;
+        assert_int_equal(EVP_PKEY_sign(ctx, NULL, &outlen, in, sizeof(in)), 1);
+        assert_int_equal(outlen, 256);
+        outlen = sizeof(out);
+        assert_true(EVP_PKEY_sign(ctx, out, &outlen, in, sizeof(in)) <= 0);
+        assert_true(ERR_peek_error() != 0);
+        ERR_clear_error();
+        if (i == 0)
+            assert_true(tu_ctx_in_named_provider(ctx, "ctrsa"));
+        EVP_PKEY_CTX_free(ctx);
+        /* decrypt */
+        ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, pub, pq[i]);
+        assert_int_equal(EVP_PKEY_decrypt_init(ctx), 1);
+        assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING), 1);
+        outlen = sizeof(out);
+        assert_true(EVP_PKEY_decrypt(ctx, out, &outlen, in, sizeof(in)) <= 0);
+        assert_true(ERR_peek_error() != 0);
+        ERR_clear_error();
+        EVP_PKEY_CTX_free(ctx);
+        /* decapsulate (RSASVE) */
+        ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, pub, pq[i]);
+        assert_int_equal(EVP_PKEY_decapsulate_init(ctx, NULL), 1);
+        assert_int_equal(EVP_PKEY_CTX_set_kem_op(ctx, "RSASVE"), 1);
+        outlen2 = sizeof(out);
+        assert_true(EVP_PKEY_decapsulate(ctx, out, &outlen2, in, sizeof(in)) <= 0);
+        assert_true(ERR_peek_error() != 0);
+        ERR_clear_error();
+        EVP_PKEY_CTX_free(ctx);
+        fprintf(stderr, "init accepted, operations refused\n");
+        EVP_PKEY_free(pub);
+        release_merged(params, base);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -911,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_oeap_alias),
         cmocka_unit_test(test_rsa_import_with_pss_params),
         cmocka_unit_test(test_pss_default_digest_and_md5_sha1),
+        cmocka_unit_test(test_private_op_with_public_key),
     };
     int failed;
 
