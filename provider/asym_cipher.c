@@ -24,7 +24,11 @@
 #include "enc_padding.h"
 #include "md.h"
 #include "padmode.h"
+#include "bignum.h"
 #include "core_version.h"
+
+/* Every key-sized buffer below holds any modulus the engine takes. */
+_Static_assert(CTRSA_ENC_MAX_K >= CTBN_MAX_BITS / 8, "CTRSA_ENC_MAX_K below the largest modulus");
 #include "prov.h"
 #include "rsa_key.h"
 

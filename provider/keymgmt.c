@@ -240,9 +240,10 @@ static int km_validate(const void *keydata, int selection, int checktype)
             CTRSA_RAISE(prov, CTRSA_R_NOT_PRIVATE_KEY, "a private-key check needs a private key");
             return 0;
         }
-        /* As the default provider: a private-key check alone of a key the engine cannot
-         * compute with (too small, too large, even n) asks only that d be there; nothing
-         * is computed. Any check that involves n is refused (ctrsa_key_computable). */
+        /* A private-key check alone of a key the engine cannot compute with (too small,
+         * too large, even n) asks only that d be there; nothing is computed (the default
+         * provider also asks 1 <= d < n: README). Any check that involves n is refused
+         * (ctrsa_key_computable). */
         if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0 && !ctrsa_key_is_computable(key))
             return 1;
         /* OpenSSL's key-pair check includes its public-key check */

@@ -528,6 +528,11 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         }
     } else {
         ok = ok && (nums->d.len == 0 || set_private(fresh, nums));
+        /* set_private's Montgomery work (qInv into Montgomery form, the CRT exponents
+         * derived from d) leaves secrets in the kernels' stack frames: scrubbed, whatever
+         * the outcome, as key generation and export do. */
+        if (nums->d.len != 0)
+            ctrsa_scrub_stack();
     }
     if (ok && nums->d.len == 0 && nums->nprimes > 0) {
         CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");

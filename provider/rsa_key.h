@@ -58,7 +58,9 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
 
 /*
  * Import: set the public part (n, e) and, when nums->d is present, the private part.
- * Validates (odd n of at least CTRSA_MIN_BITS bits, 1 < e < n and odd; with factors:
+ * A key the engine cannot compute with (n outside CTRSA_MIN_BITS..16384 bits or even; e
+ * even, 1 or not below n) is kept as given, with nothing computed, and every operation on
+ * it is refused before any arithmetic (ctrsa_key_computable). Otherwise validates (with factors:
  * prod(primes) == n, d*e == 1 mod lambda(n) or each e*d_i == 1 mod (p_i - 1),
  * coefficients correct) and builds the Montgomery contexts. A two-prime key given without
  * exponents and coefficient (all three absent) gets dP, dQ and qInv derived from d in
