@@ -11,6 +11,7 @@
 /* Versions in OPENSSL_VERSION_NUMBER's layout (0xMNN00000 for M.NN.0), as compared here. */
 #define CTRSA_CORE_3_2 0x30200000UL /* EVP_PKEY_decrypt raises its own error after a silent provider failure */
 #define CTRSA_CORE_3_4 0x30400000UL
+#define CTRSA_CORE_4_0 0x40000000UL /* key generation's "rsa-a" and "rsa-b" */
 
 /*
  * "M.N.P..." (OPENSSL_VERSION_STR, as the core reports it) as 0xMNNPP000-style number:
