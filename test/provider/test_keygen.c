@@ -542,8 +542,8 @@ static int gen_mod8_ctx(const char *prov, size_t bits, size_t primes, const OSSL
         if (ok)
             assert_true(tu_pkey_in_named_provider(*key, prov));
     }
-    if (!ok)
-        tu_print_errors(prov);
+    if (!ok && key != NULL)
+        tu_print_errors(prov);      /* a refused set is left on the queue for the caller */
     EVP_PKEY_CTX_free(ctx);
     return ok;
 }
@@ -618,15 +618,12 @@ static void test_prime_congruence(void **state)
             OSSL_PARAM ab[] = { OSSL_PARAM_construct_uint32(which ? "rsa-b" : "rsa-a",
                                                             (uint32_t *)&bad[k]),
                                 OSSL_PARAM_construct_end() };
-            for (int i = 0; i < 2; i++) {
+            for (int i = 1; i >= 0; i--) {
                 ERR_clear_error();
                 assert_false(gen_mod8_ctx(provs[i], 2048, 2, ab, NULL));
             }
-            ERR_clear_error();
-            if (under_ctrsa()) {
-                gen_mod8_ctx(provs[0], 2048, 2, ab, NULL);
-                expect_error("residue mod 8 is 1, 3, 5 or 7");
-            }
+            /* the provider under test's error, last on the queue */
+            expect_error("residue mod 8 is 1, 3, 5 or 7");
         }
     }
     int minus_one = -1;
