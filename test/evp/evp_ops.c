@@ -556,17 +556,19 @@ static void run_pkey(const evp_run *r, const evp_stanza *s, size_t op,
                                 "DERIVE_ERROR", "SHARED_SECRET_MISMATCH", o);
         break;
     case KEYOP:
-        /* once on the context, then once more on a copy of it */
+        /* once on the context, then once more on a copy of it made before the first use
+           (a one-shot message signature cannot be used twice) */
+        copy = EVP_PKEY_CTX_dup(ctx);
+        if (copy == NULL) {
+            o->err = "INTERNAL_ERROR";
+            break;
+        }
         o->err = keyop_once(r, ctx, m->op, &in, &out, "KEYOP_LENGTH_ERROR", "KEYOP_ERROR",
                             "KEYOP_MISMATCH", o);
         if (o->err != NULL || o->wrong_provider[0] != '\0')
             break;
-        copy = EVP_PKEY_CTX_dup(ctx);
-        if (copy == NULL)
-            o->err = "INTERNAL_ERROR";
-        else
-            o->err = keyop_once(r, copy, m->op, &in, &out, "KEYOP_LENGTH_ERROR", "KEYOP_ERROR",
-                                "KEYOP_MISMATCH", o);
+        o->err = keyop_once(r, copy, m->op, &in, &out, "KEYOP_LENGTH_ERROR", "KEYOP_ERROR",
+                            "KEYOP_MISMATCH", o);
         break;
     }
 done:
