@@ -198,6 +198,8 @@ typedef struct ctbn_prime_req {
     const ctbn_limb *e;     /* gcd(e, p - 1) = 1 is required; e odd, > 1 */
     size_t en;              /* limbs of e, 1..CTBN_PRIME_MAX_E_LIMBS */
     unsigned rounds;        /* random-base Miller-Rabin rounds, >= 1 */
+    unsigned mod8;          /* 0: any residue; 1, 3, 5 or 7: p = mod8 (mod 8), FIPS 186-5
+                               A.1.3's optional a (for p) and b (for q) */
     ctbn_random_fn random;
     void *random_arg;
     ctbn_progress_fn progress;   /* may be NULL */
@@ -225,7 +227,9 @@ typedef struct ctbn_prime_ws {
 
 /*
  * p (CTBN_LIMBS(req->bits) limbs) := a random probable prime of exactly req->bits bits with
- * its top req->top_bits bits set, gcd(e, p - 1) = 1, having passed base 2 and req->rounds
+ * its top req->top_bits bits set, p = req->mod8 (mod 8) when req->mod8 is not 0 (each
+ * candidate's three low bits are set to it, the others stay uniform), gcd(e, p - 1) = 1,
+ * having passed base 2 and req->rounds
  * random-base Miller-Rabin rounds (bases uniform in [2, p - 2] to within 2^-64: 64 extra
  * random bits reduced modulo p - 3, so that the number of draws does not depend on p).
  * Each candidate is fresh random (independent of the others), screened by the sieve, then

@@ -101,7 +101,8 @@ int ctbn_prime_gen(ctbn_limb *p, const ctbn_prime_req *req, ctbn_prime_ws *ws)
     if (bits < CTBN_PRIME_MIN_BITS || n > CTBN_PRIME_MAX_LIMBS || req->top_bits < 1
         || req->top_bits > 3 || req->en < 1 || req->en > CTBN_PRIME_MAX_E_LIMBS
         || (req->e[0] & 1) == 0 || ctbn_bitlen_vartime(req->e, req->en) < 2
-        || req->rounds < 1 || req->random == NULL)
+        || req->rounds < 1 || req->mod8 > 7 || (req->mod8 != 0 && (req->mod8 & 1) == 0)
+        || req->random == NULL)
         return 0;
     ctbn_zero(p, n);
     if (ws->sieve.n != n && ctbn_sieve_init(&ws->sieve, n, 0) != 0)
@@ -109,7 +110,8 @@ int ctbn_prime_gen(ctbn_limb *p, const ctbn_prime_req *req, ctbn_prime_ws *ws)
     ws->stat_candidates = ws->stat_sieved = ws->stat_mr = 0;
 
     for (;;) {
-        /* A fresh candidate: exactly `bits` bits, the top ones set, odd. */
+        /* A fresh candidate: exactly `bits` bits, the top ones set, odd (and = mod8 modulo 8
+           when asked: bits >= 64 keeps the low three bits apart from the top ones). */
         if (!random_limbs(req, ws, cand, n))
             return 0;
         if (bits % 64 != 0)
@@ -117,6 +119,8 @@ int ctbn_prime_gen(ctbn_limb *p, const ctbn_prime_req *req, ctbn_prime_ws *ws)
         for (unsigned t = 0; t < req->top_bits; t++)
             cand[(bits - 1 - t) / 64] |= (ctbn_limb)1 << ((bits - 1 - t) % 64);
         cand[0] |= 1;
+        if (req->mod8 != 0)
+            cand[0] = (cand[0] & ~(ctbn_limb)7) | req->mod8;
         ws->stat_candidates++;
 
         if (ctbn_sieve_screen(&ws->sieve, cand) == 0)

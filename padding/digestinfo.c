@@ -37,8 +37,19 @@ static const uint8_t sig_sha3_512[] = NIST_SIG(0x10);
 static const uint8_t oid_ripemd160[] = { 0x2b, 0x24, 0x03, 0x02, 0x01 };
 static const uint8_t sig_ripemd160[] = { 0x2b, 0x24, 0x03, 0x03, 0x01, 0x02 };
 
+/*
+ * SM3 and sm3WithRSAEncryption (1.2.156.10197.1.504). The DigestInfo OID is 1.2.156.10197.1.504
+ * too, not SM3's own 1.2.156.10197.1.401: that is what OpenSSL writes and checks
+ * (crypto/rsa/rsa_sign.c, digestinfo_sm3_der, 3.x and 4.0) and what OpenSSL 4.0's RSA-SM3
+ * test vector was made with, so a signature either makes, the other verifies.
+ */
+static const uint8_t oid_sm3[] = { 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x78 };
+static const uint8_t sig_sm3[] = { 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x78 };
+
 #define ENTRY(name, aliases, size, oid, sig) \
-    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig) }
+    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig), 0 }
+#define ENTRY_PKCS1_ONLY(name, aliases, size, oid, sig) \
+    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig), 1 }
 
 /* Names and aliases as OpenSSL's default provider registers them. */
 static const ctrsa_digest_info digests[] = {
@@ -58,6 +69,7 @@ static const ctrsa_digest_info digests[] = {
     ENTRY("SHA3-512", "2.16.840.1.101.3.4.2.10", 64, oid_sha3_512, sig_sha3_512),
     ENTRY("RIPEMD-160", "RIPEMD160:RIPEMD:RMD160:1.3.36.3.2.1", 20, oid_ripemd160,
           sig_ripemd160),
+    ENTRY_PKCS1_ONLY("SM3", "1.2.156.10197.1.401", 32, oid_sm3, sig_sm3),
 };
 
 /* 1 if name equals one of the colon-separated entries of list (case-insensitive). */
@@ -79,16 +91,27 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-const ctrsa_digest_info *ctrsa_digest_info_lookup(const char *name)
+static const ctrsa_digest_info *lookup(const char *name, int pkcs1)
 {
     size_t i;
 
     if (name == NULL || name[0] == '\0')
         return NULL;
     for (i = 0; i < sizeof(digests) / sizeof(digests[0]); i++)
-        if (strcasecmp(digests[i].name, name) == 0 || in_list(digests[i].aliases, name))
+        if ((pkcs1 || !digests[i].pkcs1_only)
+                && (strcasecmp(digests[i].name, name) == 0 || in_list(digests[i].aliases, name)))
             return &digests[i];
     return NULL;
+}
+
+const ctrsa_digest_info *ctrsa_digest_info_lookup(const char *name)
+{
+    return lookup(name, 0);
+}
+
+const ctrsa_digest_info *ctrsa_digest_info_lookup_pkcs1(const char *name)
+{
+    return lookup(name, 1);
 }
 
 size_t ctrsa_digestinfo_prefix(const ctrsa_digest_info *d, uint8_t out[CTRSA_DIGESTINFO_PREFIX_MAX])

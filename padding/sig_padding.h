@@ -36,10 +36,21 @@ typedef struct ctrsa_digest_info {
     size_t oid_len;
     const uint8_t *sig_oid;      /* content octets of <digest>WithRSAEncryption, or NULL */
     size_t sig_oid_len;
+    int pkcs1_only;              /* SM3: only ctrsa_digest_info_lookup_pkcs1 finds it */
 } ctrsa_digest_info;
 
-/* The entry for a digest name or alias (case-insensitive), or NULL if unknown. */
+/*
+ * The entry for a digest name or alias (case-insensitive), or NULL if unknown: the digests
+ * of every use (PKCS#1 v1.5, PSS and MGF1, RSA-PSS key restrictions).
+ */
 const ctrsa_digest_info *ctrsa_digest_info_lookup(const char *name);
+
+/*
+ * The same, plus the digests that the provider allows for PKCS#1 v1.5 signatures only, and
+ * only on some OpenSSL versions (SM3, in OpenSSL's DigestInfo encoding: OpenSSL 3.4's
+ * default provider signs with it, 3.0's refuses it): the caller decides.
+ */
+const ctrsa_digest_info *ctrsa_digest_info_lookup_pkcs1(const char *name);
 
 /*
  * The DER DigestInfo prefix of RFC 8017 9.2 note 1 for d:

@@ -13,6 +13,7 @@
 #define CTRSA_CORE_3_2 0x30200000UL /* EVP_PKEY_decrypt raises its own error after a silent provider failure */
 #define CTRSA_CORE_3_3 0x30300000UL /* key import refuses CRT values it does not use (f3be536) */
 #define CTRSA_CORE_3_4 0x30400000UL
+#define CTRSA_CORE_4_0 0x40000000UL /* key generation's "rsa-a" and "rsa-b" */
 
 /*
  * "M.N.P..." (OPENSSL_VERSION_STR, as the core reports it) as 0xMNNPP000-style number:

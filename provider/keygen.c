@@ -2,8 +2,8 @@
  * RSA and RSA-PSS key generation on the engine (bignum/prime.h). See keygen.h for the
  * parameters.
  *
- * Steps: the primes one by one (ctbn_prime_gen: fresh random candidates, sieve, gcd(e,
- * p - 1) = 1, Miller-Rabin base 2 then the FIPS 186-5 rounds with random bases), each new
+ * Steps: the primes one by one (ctbn_prime_gen: fresh random candidates, of the residue
+ * mod 8 that rsa-a or rsa-b asks for, sieve, gcd(e, p - 1) = 1, Miller-Rabin base 2 then the FIPS 186-5 rounds with random bases), each new
  * prime at distance > 2^(bits_i - 100) from the earlier ones (FIPS 186-5 A.1.3 step 5.4
  * for two primes: |p - q| > 2^(nlen/2 - 100)); then d, the CRT exponents and coefficients
  * (ctbn_rsa_derive_ct), d > 2^(nlen/2) (FIPS 186-5 A.1.1); then the numbers go through
@@ -13,12 +13,13 @@
  * Secrets: the primes, d, the CRT values, and every intermediate. What is branched on: the
  * verdicts of rejected candidates (inside ctbn_prime_gen), and the verdicts of the distance
  * and d-size checks, which fail with negligible probability (2^-98 and below) and then
- * discard the values concerned. Public: the sizes, e, the number of primes.
+ * discard the values concerned. Public: the sizes, e, the number of primes, rsa-a and rsa-b.
  */
 #include <string.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
+#include "core_version.h"
 #include "keygen.h"
 #include "keymgmt_pss.h"
 #include "prime.h"
@@ -32,6 +33,7 @@ typedef struct ctrsa_genctx {
     size_t bits, primes;
     uint8_t e[GEN_MAX_E_BYTES];     /* big-endian, e_len bytes, no leading zero */
     size_t e_len;
+    uint32_t mod8[2];               /* rsa-a, rsa-b (4.0+ cores): 0 or 1, 3, 5, 7; public */
     int pss_key;                    /* "RSA-PSS" key manager */
     ctrsa_pss_restriction pss;      /* its restrictions (restricted == 0: none) */
     OSSL_CALLBACK *cb;              /* progress, during ctrsa_gen only */
@@ -163,6 +165,36 @@ static int get_e(ctrsa_genctx *ctx, const OSSL_PARAM *p)
     return 1;
 }
 
+/* 1 if the loading core has key generation's rsa-a and rsa-b (OpenSSL 4.0+). */
+static int core_has_mod8(const CTRSA_PROVCTX *prov)
+{
+    return prov != NULL && prov->core_version >= CTRSA_CORE_4_0;
+}
+
+/*
+ * rsa-a or rsa-b: an unsigned integer 0, 1, 3, 5 or 7 (the default provider's check) into
+ * *out. Public.
+ */
+static int get_mod8(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p, uint32_t *out)
+{
+    uint32_t v;
+
+    /* OpenSSL 3.0's getter reads p->data without checking it (fuzz_params) */
+    if (p->data == NULL || !OSSL_PARAM_get_uint32(p, &v)) {
+        CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                    "parameter \"%s\" must be an unsigned integer", p->key);
+        return 0;
+    }
+    if (v != 0 && (v > 7 || (v & 1) == 0)) {
+        CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
+                    "parameter \"%s\" is %u: a prime's residue mod 8 is 1, 3, 5 or 7 "
+                    "(0: none asked)", p->key, (unsigned)v);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
 int ctrsa_gen_set_params(void *genctx, const OSSL_PARAM params[])
 {
     ctrsa_genctx *ctx = genctx;
@@ -198,6 +230,13 @@ int ctrsa_gen_set_params(void *genctx, const OSSL_PARAM params[])
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_E)) != NULL && !get_e(ctx, p))
         return 0;
+    if (core_has_mod8(ctx->prov)) {
+        static const char *const names[2] = { "rsa-a", "rsa-b" };   /* OpenSSL 4.0's names */
+        for (size_t i = 0; i < 2; i++)
+            if ((p = OSSL_PARAM_locate_const(params, names[i])) != NULL
+                    && !get_mod8(ctx->prov, p, &ctx->mod8[i]))
+                return 0;
+    }
     if (ctx->pss_key) {
         int found = 0;
         if (!ctrsa_pss_read(ctx->prov, params, &ctx->pss, &ctx->pss, &found))
@@ -211,29 +250,38 @@ int ctrsa_gen_set_params(void *genctx, const OSSL_PARAM params[])
     OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_PRIMES, NULL), \
     OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
 
-static const OSSL_PARAM rsa_settable[] = { GEN_RSA_SETTABLE OSSL_PARAM_END };
-static const OSSL_PARAM rsapss_settable[] = {
-    GEN_RSA_SETTABLE
-    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, NULL, 0),
-    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, NULL, 0),
-    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, NULL, 0),
-    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, NULL, 0),
+/* OpenSSL 4.0's additions (its names: no macro for them in 3.x headers) */
+#define GEN_MOD8_SETTABLE \
+    OSSL_PARAM_uint32("rsa-a", NULL), \
+    OSSL_PARAM_uint32("rsa-b", NULL),
+#define GEN_PSS_SETTABLE \
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, NULL, 0), \
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, NULL, 0), \
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, NULL, 0), \
+    OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, NULL, 0), \
     OSSL_PARAM_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, NULL),
-    OSSL_PARAM_END
+
+static const OSSL_PARAM rsa_settable[] = { GEN_RSA_SETTABLE OSSL_PARAM_END };
+static const OSSL_PARAM rsa_settable_40[] = {
+    GEN_RSA_SETTABLE GEN_MOD8_SETTABLE OSSL_PARAM_END
+};
+static const OSSL_PARAM rsapss_settable[] = {
+    GEN_RSA_SETTABLE GEN_PSS_SETTABLE OSSL_PARAM_END
+};
+static const OSSL_PARAM rsapss_settable_40[] = {
+    GEN_RSA_SETTABLE GEN_MOD8_SETTABLE GEN_PSS_SETTABLE OSSL_PARAM_END
 };
 
 const OSSL_PARAM *ctrsa_rsa_gen_settable_params(void *genctx, void *provctx)
 {
     (void)genctx;
-    (void)provctx;
-    return rsa_settable;
+    return core_has_mod8(provctx) ? rsa_settable_40 : rsa_settable;
 }
 
 const OSSL_PARAM *ctrsa_rsapss_gen_settable_params(void *genctx, void *provctx)
 {
     (void)genctx;
-    (void)provctx;
-    return rsapss_settable;
+    return core_has_mod8(provctx) ? rsapss_settable_40 : rsapss_settable;
 }
 
 /* ---- generation ----------------------------------------------------------------------- */
@@ -305,6 +353,8 @@ static int generate_numbers(ctrsa_genctx *ctx, gen_numbers *g, const ctbn_limb *
             ctbn_prime_req req = {
                 .bits = g->bits[i], .top_bits = k == 2 ? 2 : 3, .e = e, .en = en,
                 .rounds = ctbn_prime_mr_rounds(g->bits[i], ctx->bits, k),
+                /* rsa-a for p, rsa-b for q; keys of more primes ignore them (keygen.h) */
+                .mod8 = k == 2 ? ctx->mod8[i] : 0,
                 .random = gen_random, .random_arg = prov,
                 .progress = gen_progress, .progress_arg = ctx,
             };

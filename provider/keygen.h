@@ -7,6 +7,16 @@
  * 4 below 8192, 5 above; default 2), "e" (odd, 3 <= e <
  * 2^256, default 65537); RSA-PSS also takes the key restrictions "digest", "mgf1-digest",
  * "mgf", "saltlen" and "properties" as its import does.
+ *
+ * When the loading core is OpenSSL 4.0 or later (whose default provider has them), also
+ * "rsa-a" and "rsa-b" (unsigned integers 0, 1, 3, 5 or 7; 0, the default, asks nothing):
+ * FIPS 186-5 A.1.3's optional congruences p = a (mod 8) and q = b (mod 8), refused like the
+ * default provider refuses other values. As in the default provider, p and q are then
+ * ordered p > q, so the key's factors have the residues {a, b} in either order; and, as
+ * there, keys of more than two primes ignore them. (The default provider also ignores them
+ * for 2-prime keys below 2048 bits or with e < 2^16, where it uses its older generator;
+ * ctrsa honours them for every 2-prime key.) On older cores they are neither listed nor read,
+ * as there.
  */
 #ifndef CTRSA_KEYGEN_H
 #define CTRSA_KEYGEN_H

@@ -173,6 +173,20 @@ static int md_is_md5_sha1(const ctrsa_md *m)
 }
 
 /*
+ * m's entry in the digest table for pad_mode: for PKCS#1 v1.5 on a core of OpenSSL 3.4 or
+ * later also SM3, which that default provider signs with (its RSA-SM3) and 3.0's refuses;
+ * SM3 has no PSS algorithm identifier in either, so PSS and MGF1 keep the common table.
+ * Public: names and the core's version.
+ */
+static const ctrsa_digest_info *digest_info(const sig_ctx *c, const ctrsa_md *m, int pad_mode)
+{
+    if (pad_mode == RSA_PKCS1_PADDING && c->prov != NULL
+            && c->prov->core_version >= CTRSA_CORE_3_4)
+        return ctrsa_digest_info_lookup_pkcs1(ctrsa_md_name(m));
+    return ctrsa_digest_info_lookup(ctrsa_md_name(m));
+}
+
+/*
  * Check the digest m against the pad mode and the key's restriction. PKCS#1 v1.5 needs a
  * DigestInfo for it (or m is MD5-SHA1, signed bare), PSS any digest we know the OID of
  * (for the algorithm identifier) or MD5-SHA1, no padding none at all.
@@ -190,7 +204,7 @@ static int check_digest(const sig_ctx *c, const ctrsa_md *m, int pad_mode)
     }
     if (md_is_md5_sha1(m) && r == NULL)
         return 1;
-    if (ctrsa_digest_info_lookup(ctrsa_md_name(m)) == NULL) {
+    if (digest_info(c, m, pad_mode) == NULL) {
         CTRSA_RAISE(c->prov, CTRSA_R_DIGEST_NOT_ALLOWED,
                     "digest %s is not allowed for RSA signatures", ctrsa_md_name(m));
         return 0;
@@ -776,7 +790,7 @@ static int resolved_saltlen(const sig_ctx *c, size_t *out)
 static int get_algorithm_id(const sig_ctx *c, OSSL_PARAM *p)
 {
     uint8_t der[CTRSA_SIG_ALGID_MAX];
-    const ctrsa_digest_info *d = ctrsa_digest_info_lookup(ctrsa_md_name(&c->md));
+    const ctrsa_digest_info *d = digest_info(c, &c->md, c->pad_mode);
     const ctrsa_digest_info *mgf1;
     size_t len = 0, saltlen;
 
@@ -922,7 +936,7 @@ static int encode_for_sign(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *tbs
     ctrsa_rand rnd;
 
     if (ctrsa_md_is_set(&c->md)) {
-        d = ctrsa_digest_info_lookup(ctrsa_md_name(&c->md));
+        d = digest_info(c, &c->md, c->pad_mode);
         if (tbslen != ctrsa_md_size(&c->md)) {
             CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
                         "input is %zu bytes, the %s digest is %zu", tbslen,
@@ -1063,7 +1077,7 @@ static int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
     if (ctrsa_trace_enabled())
         ctrsa_trace("verify", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));
     if (ctrsa_md_is_set(&c->md)) {
-        d = ctrsa_digest_info_lookup(ctrsa_md_name(&c->md));
+        d = digest_info(c, &c->md, c->pad_mode);
         if (tbslen != ctrsa_md_size(&c->md)) {
             CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
                         "input is %zu bytes, the %s digest is %zu", tbslen,
@@ -1121,7 +1135,7 @@ static int sig_verify_recover(void *vctx, unsigned char *rout, size_t *routlen,
     if (ctrsa_trace_enabled())
         ctrsa_trace("verify-recover", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));
     if (ctrsa_md_is_set(&c->md))
-        d = ctrsa_digest_info_lookup(ctrsa_md_name(&c->md));
+        d = digest_info(c, &c->md, c->pad_mode);
     if (!open_signature(c, em, k, sig, siglen))
         return 0;
     switch (c->pad_mode) {

@@ -16,8 +16,8 @@
  * Built only with headers that have the message API (OSSL_FUNC_SIGNATURE_SIGN_MESSAGE_INIT,
  * OpenSSL 3.4+), and offered only when the core that loaded the module is 3.4 or later
  * (provider/core_version.c): an older core would list the algorithms but could not drive
- * them. RSA-SM3 (which the default provider lists from 3.4) is not offered: OpenSSL 3.0's
- * RSA refuses SM3, so the DigestInfo table leaves it out.
+ * them. RSA-SM3 is among them: a 3.4+ default provider signs RSA with SM3 (signature.c's
+ * digest_info allows it for PKCS#1 v1.5 on such cores; 3.0's refuses it).
  *
  * Nothing here touches a secret: the message and its digest are public (the signature
  * reveals them), and the private operation is signature.c's.
@@ -263,7 +263,13 @@ err:
       "RSA-SHA3-384:id-rsassa-pkcs1-v1_5-with-sha3-384:2.16.840.1.101.3.4.3.15")             \
     X(sha3_512, "SHA3-512",                                                                  \
       "RSA-SHA3-512:id-rsassa-pkcs1-v1_5-with-sha3-512:2.16.840.1.101.3.4.3.16")             \
-    X(ripemd160, "RIPEMD-160", "RSA-RIPEMD160:ripemd160WithRSA:1.3.36.3.3.1.2")
+    X(ripemd160, "RIPEMD-160", "RSA-RIPEMD160:ripemd160WithRSA:1.3.36.3.3.1.2")            \
+    MSG_ALG_SM3(X)
+#ifndef OPENSSL_NO_SM3
+#define MSG_ALG_SM3(X) X(sm3, "SM3", "RSA-SM3:sm3WithRSAEncryption:1.2.156.10197.1.504")
+#else
+#define MSG_ALG_SM3(X)
+#endif
 
 #define MSG_NEWCTX(sfx, md, names)                                                           \
     static OSSL_FUNC_signature_newctx_fn msg_newctx_##sfx;                                   \

@@ -704,6 +704,12 @@ static void test_prime_gen(void **state)
     bad.top_bits = 4;
     assert_int_equal(ctbn_prime_gen(p, &bad, ws), 0);
     bad.top_bits = 2;
+    static const unsigned bad_mod8[] = {2, 4, 6, 8, 9, 0xffffffffu};  /* even, or >= 8 */
+    for (size_t i = 0; i < ARRAY_LEN(bad_mod8); i++) {
+        bad.mod8 = bad_mod8[i];
+        assert_int_equal(ctbn_prime_gen(p, &bad, ws), 0);
+    }
+    bad.mod8 = 0;
     bad.random = failing_random;
     ws->rnd_left = 0;
     assert_int_equal(ctbn_prime_gen(p, &bad, ws), 0);
@@ -713,6 +719,37 @@ static void test_prime_gen(void **state)
     bad.progress_arg = &stop;
     assert_int_equal(ctbn_prime_gen(p, &bad, ws), 0);
     assert_int_equal(stop.stages[0], 1);
+    free(ws);
+}
+
+/*
+ * FIPS 186-5 A.1.3's congruence (OpenSSL 4.0's rsa-a and rsa-b): p = mod8 (mod 8) for each
+ * odd residue, several primes each (a candidate whose low bits were left random would
+ * match by chance one time in four), still primes of the size asked for.
+ */
+static void test_prime_gen_mod8(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    BN_CTX *bctx = oracle_bn_ctx();
+    ctbn_prime_ws *ws = calloc(1, sizeof(*ws));
+    ctbn_limb e[1] = {65537}, p[CTBN_LIMBS(512)];
+    int calls = 0;
+    assert_non_null(ws);
+    for (unsigned mod8 = 1; mod8 < 8; mod8 += 2) {
+        for (int round = 0; round < 4; round++) {
+            ctbn_prime_req req = {.bits = 512, .top_bits = 2, .e = e, .en = 1,
+                                  .rounds = 5, .mod8 = mod8, .random = test_random,
+                                  .random_arg = &calls};
+            assert_int_equal(ctbn_prime_gen(p, &req, ws), 1);
+            BIGNUM *bp = bn_from_limbs(p, CTBN_LIMBS(512));
+            assert_int_equal(BN_num_bits(bp), 512);
+            assert_true(BN_is_bit_set(bp, 510));
+            assert_int_equal(BN_mod_word(bp, 8), mod8);
+            assert_int_equal(BN_check_prime(bp, bctx, NULL), 1);
+            BN_free(bp);
+        }
+    }
     free(ws);
 }
 
@@ -925,6 +962,7 @@ int main(void)
         cmocka_unit_test(test_mr_differential),
         cmocka_unit_test(test_mr_rounds_table),
         cmocka_unit_test(test_prime_gen),
+        cmocka_unit_test(test_prime_gen_mod8),
         cmocka_unit_test(test_rsa_derive),
         cmocka_unit_test(test_rsa_crt_from_d),
     };

@@ -268,6 +268,52 @@ static void apply_ctrl(EVP_PKEY_CTX *ctx, const evp_pair *p, evp_outcome *o)
     OPENSSL_free(name);
 }
 
+/*
+ * CtrlInit = name:value lines (newer evp_test) as the parameters of an operation's init, by
+ * evp_test's own list of them (integers). 0 and ERR_PARAM_ERROR if one is not on it.
+ */
+#define MAX_INIT_PARAMS 4
+static int init_params(const evp_stanza *s, size_t from, OSSL_PARAM *params, evp_outcome *o)
+{
+    static const OSSL_PARAM settable[] = {
+        OSSL_PARAM_int("key-check", NULL), OSSL_PARAM_int("digest-check", NULL),
+        OSSL_PARAM_int("ems_check", NULL), OSSL_PARAM_int("sign-check", NULL),
+        OSSL_PARAM_int("encrypt-check", NULL), OSSL_PARAM_int("rsa-pss-saltlen-check", NULL),
+        OSSL_PARAM_int("sign-x931-pad-check", NULL), OSSL_PARAM_END
+    };
+    size_t n = 0;
+
+    for (size_t i = from; i < s->npairs; i++) {
+        const evp_pair *p = &s->pairs[i];
+        char name[64];
+        const char *colon;
+
+        if (strcmp(p->key, "CtrlInit") != 0)
+            continue;
+        colon = strchr(p->value, ':');
+        if (n == MAX_INIT_PARAMS || colon == NULL || (size_t)(colon - p->value) >= sizeof(name)) {
+            o->err = "ERR_PARAM_ERROR";
+            break;
+        }
+        memcpy(name, p->value, (size_t)(colon - p->value));
+        name[colon - p->value] = '\0';
+        if (!OSSL_PARAM_allocate_from_text(&params[n], settable, name, colon + 1,
+                                           strlen(colon + 1), NULL)) {
+            o->err = "ERR_PARAM_ERROR";
+            break;
+        }
+        n++;
+    }
+    params[n] = OSSL_PARAM_construct_end();
+    return o->err == NULL;
+}
+
+static void init_params_free(OSSL_PARAM *params)
+{
+    for (size_t i = 0; params[i].key != NULL; i++)
+        OPENSSL_free(params[i].data);
+}
+
 /* ---- keys ---- */
 
 EVP_PKEY *evp_find_key(const evp_run *r, const char *name, int lists, int *found)
@@ -318,11 +364,43 @@ static EVP_PKEY *key_in_provider(const evp_run *r, EVP_PKEY *key, int with_priva
     return out;
 }
 
+static EVP_PKEY *key_in_provider(const evp_run *r, EVP_PKEY *key, int with_private);
+
+/*
+ * Security-Category = N (newer evp_test): the key's "security-category" as the run's
+ * provider holds it (the key exported there, as the operation's was) must be N.
+ */
+static void check_category(const evp_run *r, const evp_stanza *s, size_t from, EVP_PKEY *key,
+                           evp_outcome *o)
+{
+    EVP_PKEY *mine;
+    int got = -1;
+
+    for (size_t i = from; i < s->npairs; i++) {
+        if (strcmp(s->pairs[i].key, "Security-Category") != 0)
+            continue;
+        /* the key pair, or its public half for a public key */
+        mine = key_in_provider(r, key, 1);
+        if (mine == NULL)
+            mine = key_in_provider(r, key, 0);
+        if (mine == NULL || !EVP_PKEY_get_int_param(mine, "security-category", &got)
+                || got != atoi(s->pairs[i].value))
+            o->err = "INCORRECT_SECURITY_CATEGORY";
+        EVP_PKEY_free(mine);
+        return;
+    }
+}
+
 /* ---- Sign, Verify, VerifyRecover, Decrypt, Encrypt, Derive ---- */
 
-typedef int keyop_init_fn(EVP_PKEY_CTX *ctx);
+typedef int keyop_init_fn(EVP_PKEY_CTX *ctx, const OSSL_PARAM params[]);
 typedef int keyop_fn(EVP_PKEY_CTX *ctx, unsigned char *out, size_t *outlen,
                      const unsigned char *in, size_t inlen);
+#if OPENSSL_VERSION_NUMBER >= 0x30400000L
+typedef int keyop_init_ex2_fn(EVP_PKEY_CTX *ctx, EVP_SIGNATURE *alg, const OSSL_PARAM params[]);
+#else
+typedef void keyop_init_ex2_fn;     /* the "ALG:KEY" forms need 3.4+ headers */
+#endif
 
 typedef enum { KEYOP, VERIFY, DERIVE } pkey_kind;
 
@@ -331,6 +409,8 @@ typedef struct pkey_method {
     keyop_init_fn *init;
     keyop_fn *op;               /* for KEYOP */
     pkey_kind kind;
+    keyop_init_ex2_fn *init_ex2; /* "ALG:KEY" (newer evp_test); NULL: not taken */
+    int ex2_only;               /* Sign-Message, Verify-Message: "ALG:KEY" only */
 } pkey_method;
 
 static int derive_shim(EVP_PKEY_CTX *ctx, unsigned char *out, size_t *outlen,
@@ -371,12 +451,32 @@ static void run_pkey(const evp_run *r, const evp_stanza *s, size_t op,
     bytes in = { 0 }, out = { 0 };
     EVP_PKEY_CTX *ctx = NULL, *copy = NULL;
     EVP_PKEY *key;
-    int found;
+    const char *keyname = opp->value, *colon = strchr(opp->value, ':');
+    char algname[64] = "";
+    OSSL_PARAM params[MAX_INIT_PARAMS + 1];
+    int found, rv;
 
-    key = evp_find_key(r, opp->value, m->lists, &found);
+    params[0] = OSSL_PARAM_construct_end();
+    if (colon != NULL && r->newer && m->init_ex2 != NULL) {
+        /* "ALG:KEY": the signature algorithm ALG, fetched from the run's provider */
+        if ((size_t)(colon - opp->value) >= sizeof(algname)) {
+            malformed(o, opp, "algorithm name too long");
+            return;
+        }
+        memcpy(algname, opp->value, (size_t)(colon - opp->value));
+        algname[colon - opp->value] = '\0';
+        keyname = colon + 1;
+    } else if (m->ex2_only) {
+        if (m->init_ex2 == NULL)
+            skip(o, EVP_SKIP_UNSUPPORTED, "%s needs OpenSSL 3.4+ headers", opp->key);
+        else
+            malformed(o, opp, "not ALG:KEY");
+        return;
+    }
+    key = evp_find_key(r, keyname, m->lists, &found);
     if (key == NULL) {
         skip(o, EVP_SKIP_KEY, found ? "key %s is of an unsupported type" : "no key %s",
-             opp->value);
+             keyname);
         return;
     }
     ctx = EVP_PKEY_CTX_new_from_pkey(r->libctx, key, r->propq);
@@ -384,16 +484,36 @@ static void run_pkey(const evp_run *r, const evp_stanza *s, size_t op,
         o->err = "PKEY_CTX_NEW_ERROR";
         return;
     }
-    if (m->init(ctx) <= 0)
+    if (!init_params(s, op + 1, params, o))
+        goto done;
+    if (algname[0] != '\0') {
+#if OPENSSL_VERSION_NUMBER >= 0x30400000L
+        EVP_SIGNATURE *alg = EVP_SIGNATURE_fetch(r->libctx, algname, r->propq);
+
+        /* evp_test fails the stanza outright when the fetch fails: an init error here */
+        rv = alg != NULL ? m->init_ex2(ctx, alg, params) : 0;
+        EVP_SIGNATURE_free(alg);
+#else
+        rv = 0;
+#endif
+    } else {
+        rv = m->init(ctx, params);
+    }
+    if (rv <= 0)
         o->err = "KEYOP_INIT_ERROR";
     else
         check_provider(r, ctx, o);
+    if (r->newer && o->err != NULL)
+        goto done;          /* newer evp_test: a failed init ends the stanza */
     for (size_t i = op + 1; i < s->npairs && o->skip == EVP_RUN; i++) {
         const evp_pair *p = &s->pairs[i];
 
-        if (evp_is_generic_keyword(p->key))
+        if (evp_is_generic_keyword(p->key) || strcmp(p->key, "CtrlInit") == 0
+                || strcmp(p->key, "Security-Category") == 0)
             continue;
         if (strcmp(p->key, "Ctrl") == 0) {
+            if (r->newer && o->err != NULL)
+                continue;   /* newer evp_test: the first failing Ctrl ends the stanza */
             apply_ctrl(ctx, p, o);
         } else if (strcmp(p->key, m->kind == DERIVE ? "SharedSecret" : "Output") == 0) {
             if (!parse_bytes(p->value, &out))
@@ -416,6 +536,11 @@ static void run_pkey(const evp_run *r, const evp_stanza *s, size_t op,
     if (o->err != NULL || o->skip != EVP_RUN || o->malformed[0] != '\0'
             || o->wrong_provider[0] != '\0')
         goto done;
+    if (r->newer) {
+        check_category(r, s, op + 1, key, o);
+        if (o->err != NULL)
+            goto done;
+    }
     switch (m->kind) {
     case VERIFY:
         if (EVP_PKEY_verify(ctx, out.p, out.len, in.p, in.len) <= 0)
@@ -431,20 +556,23 @@ static void run_pkey(const evp_run *r, const evp_stanza *s, size_t op,
                                 "DERIVE_ERROR", "SHARED_SECRET_MISMATCH", o);
         break;
     case KEYOP:
-        /* once on the context, then once more on a copy of it */
+        /* once on the context, then once more on a copy of it made before the first use
+           (a one-shot message signature cannot be used twice) */
+        copy = EVP_PKEY_CTX_dup(ctx);
+        if (copy == NULL) {
+            o->err = "INTERNAL_ERROR";
+            break;
+        }
         o->err = keyop_once(r, ctx, m->op, &in, &out, "KEYOP_LENGTH_ERROR", "KEYOP_ERROR",
                             "KEYOP_MISMATCH", o);
         if (o->err != NULL || o->wrong_provider[0] != '\0')
             break;
-        copy = EVP_PKEY_CTX_dup(ctx);
-        if (copy == NULL)
-            o->err = "INTERNAL_ERROR";
-        else
-            o->err = keyop_once(r, copy, m->op, &in, &out, "KEYOP_LENGTH_ERROR", "KEYOP_ERROR",
-                                "KEYOP_MISMATCH", o);
+        o->err = keyop_once(r, copy, m->op, &in, &out, "KEYOP_LENGTH_ERROR", "KEYOP_ERROR",
+                            "KEYOP_MISMATCH", o);
         break;
     }
 done:
+    init_params_free(params);
     EVP_PKEY_CTX_free(copy);
     EVP_PKEY_CTX_free(ctx);
     bytes_free(&in);
@@ -452,15 +580,31 @@ done:
 }
 
 #define PUB_PRIV (EVP_KEYS_PUBLIC | EVP_KEYS_PRIVATE)
-static const pkey_method sign_m = { EVP_KEYS_PRIVATE, EVP_PKEY_sign_init, EVP_PKEY_sign, KEYOP };
-static const pkey_method verify_m = { PUB_PRIV, EVP_PKEY_verify_init, NULL, VERIFY };
-static const pkey_method verify_recover_m = { PUB_PRIV, EVP_PKEY_verify_recover_init,
-                                              EVP_PKEY_verify_recover, KEYOP };
-static const pkey_method decrypt_m = { EVP_KEYS_PRIVATE, EVP_PKEY_decrypt_init,
-                                       EVP_PKEY_decrypt, KEYOP };
-static const pkey_method encrypt_m = { PUB_PRIV, EVP_PKEY_encrypt_init, EVP_PKEY_encrypt,
-                                       KEYOP };
-static const pkey_method derive_m = { EVP_KEYS_PRIVATE, EVP_PKEY_derive_init, NULL, DERIVE };
+#if OPENSSL_VERSION_NUMBER >= 0x30400000L
+#define EX2(f) f
+#else
+#define EX2(f) NULL
+#endif
+static const pkey_method sign_m = { EVP_KEYS_PRIVATE, EVP_PKEY_sign_init_ex, EVP_PKEY_sign, KEYOP,
+                                    EX2(EVP_PKEY_sign_init_ex2), 0 };
+static const pkey_method verify_m = { PUB_PRIV, EVP_PKEY_verify_init_ex, NULL, VERIFY,
+                                      EX2(EVP_PKEY_verify_init_ex2), 0 };
+static const pkey_method verify_recover_m = { PUB_PRIV, EVP_PKEY_verify_recover_init_ex,
+                                              EVP_PKEY_verify_recover, KEYOP,
+                                              EX2(EVP_PKEY_verify_recover_init_ex2), 0 };
+static const pkey_method decrypt_m = { EVP_KEYS_PRIVATE, EVP_PKEY_decrypt_init_ex,
+                                       EVP_PKEY_decrypt, KEYOP, NULL, 0 };
+static const pkey_method encrypt_m = { PUB_PRIV, EVP_PKEY_encrypt_init_ex, EVP_PKEY_encrypt,
+                                       KEYOP, NULL, 0 };
+static const pkey_method derive_m = { EVP_KEYS_PRIVATE, EVP_PKEY_derive_init_ex, NULL, DERIVE,
+                                      NULL, 0 };
+/* newer evp_test: "ALG:KEY" only, on the private list (Verify-Message-Public: public first) */
+static const pkey_method sign_message_m = { EVP_KEYS_PRIVATE, NULL, EVP_PKEY_sign, KEYOP,
+                                            EX2(EVP_PKEY_sign_message_init), 1 };
+static const pkey_method verify_message_m = { EVP_KEYS_PRIVATE, NULL, NULL, VERIFY,
+                                              EX2(EVP_PKEY_verify_message_init), 1 };
+static const pkey_method verify_message_public_m = { PUB_PRIV, NULL, NULL, VERIFY,
+                                                     EX2(EVP_PKEY_verify_message_init), 1 };
 
 static void run_sign(const evp_run *r, const evp_stanza *s, size_t op, evp_outcome *o)
 {
@@ -491,6 +635,23 @@ static void run_encrypt(const evp_run *r, const evp_stanza *s, size_t op, evp_ou
 static void run_derive(const evp_run *r, const evp_stanza *s, size_t op, evp_outcome *o)
 {
     run_pkey(r, s, op, &derive_m, o);
+}
+
+static void run_sign_message(const evp_run *r, const evp_stanza *s, size_t op, evp_outcome *o)
+{
+    run_pkey(r, s, op, &sign_message_m, o);
+}
+
+static void run_verify_message(const evp_run *r, const evp_stanza *s, size_t op,
+                               evp_outcome *o)
+{
+    run_pkey(r, s, op, &verify_message_m, o);
+}
+
+static void run_verify_message_public(const evp_run *r, const evp_stanza *s, size_t op,
+                                      evp_outcome *o)
+{
+    run_pkey(r, s, op, &verify_message_public_m, o);
 }
 
 /* ---- DigestSign, DigestVerify, OneShotDigestSign, OneShotDigestVerify ---- */
@@ -715,6 +876,44 @@ done:
 /* ---- KeyGen ---- */
 
 /*
+ * Newer evp_test's KeyGen Ctrl lines: parameters from text by the generation's settable
+ * list, set together (ERR_PARAM_ERROR: a name it does not list; PKEY_CTRL_ERROR: refused).
+ */
+static void keygen_params(EVP_PKEY_CTX *ctx, const evp_stanza *s, size_t op, evp_outcome *o)
+{
+    OSSL_PARAM params[5];
+    const OSSL_PARAM *settable = EVP_PKEY_CTX_settable_params(ctx);
+    size_t n = 0;
+
+    for (size_t i = op + 1; i < s->npairs && o->err == NULL; i++) {
+        const evp_pair *p = &s->pairs[i];
+        char name[64];
+        const char *colon;
+
+        if (strcmp(p->key, "Ctrl") != 0)
+            continue;
+        colon = strchr(p->value, ':');
+        if (n == 4 || colon == NULL || (size_t)(colon - p->value) >= sizeof(name)) {
+            o->err = "ERR_PARAM_ERROR";
+            break;
+        }
+        memcpy(name, p->value, (size_t)(colon - p->value));
+        name[colon - p->value] = '\0';
+        if (settable == NULL
+                || !OSSL_PARAM_allocate_from_text(&params[n], settable, name, colon + 1,
+                                                  strlen(colon + 1), NULL))
+            o->err = "ERR_PARAM_ERROR";
+        else
+            n++;
+    }
+    params[n] = OSSL_PARAM_construct_end();
+    if (o->err == NULL && n > 0 && !EVP_PKEY_CTX_set_params(ctx, params))
+        o->err = "PKEY_CTRL_ERROR";
+    for (size_t i = 0; i < n; i++)
+        OPENSSL_free(params[i].data);
+}
+
+/*
  * KeyGen = ALG [KeyName = NAME] [Ctrl = ...]: a key generated in the run's provider, kept
  * under NAME for the later stanzas of the same pass.
  */
@@ -745,9 +944,11 @@ static void run_keygen(const evp_run *r, const evp_stanza *s, size_t op, evp_out
 
         if (strcmp(p->key, "KeyName") == 0)
             keyname = p->value;
-        else if (strcmp(p->key, "Ctrl") == 0)
+        else if (strcmp(p->key, "Ctrl") == 0 && !r->newer)
             apply_ctrl(ctx, p, o);
     }
+    if (r->newer && o->err == NULL)
+        keygen_params(ctx, s, op, o);
     if (o->err != NULL || o->skip != EVP_RUN || o->malformed[0] != '\0'
             || o->wrong_provider[0] != '\0')
         goto done;
@@ -788,6 +989,116 @@ done:
     EVP_PKEY_CTX_free(ctx);
 }
 
+/* ---- Kem (newer evp_test) ---- */
+
+/* Decapsulate in[0..inlen) on ctx and compare with want; evp_test's error codes. */
+static const char *decapsulate(const evp_run *r, EVP_PKEY_CTX *ctx, const char *kemop,
+                               const OSSL_PARAM *params, const unsigned char *in, size_t inlen,
+                               const unsigned char *want, size_t wantlen, evp_outcome *o)
+{
+    unsigned char *got = NULL;
+    size_t len = 0;
+    const char *err = NULL;
+
+    if (EVP_PKEY_decapsulate_init(ctx, params) <= 0)
+        return "TEST_DECAPSULATE_INIT_ERROR";
+    if (!check_provider(r, ctx, o))
+        return NULL;
+    if (kemop != NULL && EVP_PKEY_CTX_set_kem_op(ctx, kemop) <= 0)
+        err = "TEST_SET_KEM_OP_ERROR";
+    else if (EVP_PKEY_decapsulate(ctx, NULL, &len, in, inlen) <= 0)
+        err = "TEST_DECAPSULATE_LEN_ERROR";
+    else if ((got = OPENSSL_malloc(len + 1)) == NULL)
+        err = "MALLOC_FAILURE";
+    else if (EVP_PKEY_decapsulate(ctx, got, &len, in, inlen) <= 0)
+        err = "TEST_DECAPSULATE_ERROR";
+    else if (len != wantlen || (len > 0 && memcmp(got, want, len) != 0)) {
+        err = "TEST_SECRET_MISMATCH";
+        note_output(o, got, len);
+    }
+    OPENSSL_free(got);
+    return err;
+}
+
+/*
+ * Kem = ALG, KeyName = a private key, [Op], [CtrlInit], [Input, Output]: see evp_ops.h.
+ * evp_test fails the stanza outright when an encapsulation's secret differs from Output;
+ * this runner calls that TEST_SECRET_MISMATCH too.
+ */
+static void run_kem(const evp_run *r, const evp_stanza *s, size_t op, evp_outcome *o)
+{
+    const char *keyname = NULL, *kemop = NULL;
+    bytes in = { 0 }, out = { 0 };
+    OSSL_PARAM params[MAX_INIT_PARAMS + 1];
+    unsigned char *wrapped = NULL, *secret = NULL;
+    size_t wlen = 0, slen = 0;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY *key;
+    int found;
+
+    params[0] = OSSL_PARAM_construct_end();
+    for (size_t i = op + 1; i < s->npairs; i++) {
+        const evp_pair *p = &s->pairs[i];
+
+        if (strcmp(p->key, "KeyName") == 0)
+            keyname = p->value;
+        else if (strcmp(p->key, "Op") == 0)
+            kemop = p->value;
+        else if (strcmp(p->key, "Input") == 0 && !parse_bytes(p->value, &in))
+            malformed(o, p, "bad value");
+        else if (strcmp(p->key, "Output") == 0 && !parse_bytes(p->value, &out))
+            malformed(o, p, "bad value");
+    }
+    if (keyname == NULL) {
+        malformed(o, &s->pairs[op], "no KeyName (the encoded-key forms are not RSA's)");
+        goto done;
+    }
+    key = evp_find_key(r, keyname, EVP_KEYS_PRIVATE, &found);
+    if (key == NULL) {
+        skip(o, EVP_SKIP_KEY, found ? "key %s is of an unsupported type" : "no key %s",
+             keyname);
+        goto done;
+    }
+    check_category(r, s, op + 1, key, o);
+    if (o->err != NULL || o->malformed[0] != '\0' || !init_params(s, op + 1, params, o))
+        goto done;
+    ctx = EVP_PKEY_CTX_new_from_pkey(r->libctx, key, r->propq);
+    if (ctx == NULL) {
+        o->err = "PKEY_CTX_NEW_ERROR";
+        goto done;
+    }
+    if (in.given) {
+        o->err = decapsulate(r, ctx, kemop, params, in.p, in.len, out.p, out.len, o);
+        goto done;
+    }
+    if (EVP_PKEY_encapsulate_init(ctx, params) <= 0) {
+        o->err = "TEST_ENCAPSULATE_INIT_ERROR";
+        goto done;
+    }
+    if (!check_provider(r, ctx, o))
+        goto done;
+    if (kemop != NULL && EVP_PKEY_CTX_set_kem_op(ctx, kemop) <= 0)
+        o->err = "TEST_SET_KEM_OP_ERROR";
+    else if (EVP_PKEY_encapsulate(ctx, NULL, &wlen, NULL, &slen) <= 0)
+        o->err = "TEST_ENCAPSULATE_LEN_ERROR";
+    else if ((wrapped = OPENSSL_malloc(wlen + 1)) == NULL
+             || (secret = OPENSSL_malloc(slen + 1)) == NULL)
+        o->err = "MALLOC_FAILURE";
+    else if (EVP_PKEY_encapsulate(ctx, wrapped, &wlen, secret, &slen) <= 0)
+        o->err = "TEST_ENCAPSULATE_ERROR";
+    else if (out.given && !same_bytes(&out, secret, slen))
+        o->err = "TEST_SECRET_MISMATCH";
+    else    /* the key is a private key: decapsulate what was made */
+        o->err = decapsulate(r, ctx, kemop, params, wrapped, wlen, secret, slen, o);
+done:
+    init_params_free(params);
+    OPENSSL_free(wrapped);
+    OPENSSL_clear_free(secret, slen);
+    EVP_PKEY_CTX_free(ctx);
+    bytes_free(&in);
+    bytes_free(&out);
+}
+
 /* ---- the table ---- */
 
 typedef struct evp_method {
@@ -796,7 +1107,10 @@ typedef struct evp_method {
     void (*run)(const evp_run *r, const evp_stanza *s, size_t op, evp_outcome *o);
 } evp_method;
 
-static const char *const pkey_keywords[] = { "Input", "Output", "Ctrl", NULL };
+static const char *const pkey_keywords[] = { "Input", "Output", "Ctrl", "CtrlInit",
+                                             "Security-Category", NULL };
+static const char *const kem_keywords[] = { "KeyName", "Op", "Input", "Output", "CtrlInit",
+                                            "Security-Category", NULL };
 static const char *const derive_keywords[] = { "PeerKey", "PeerKeyValidate", "SharedSecret",
                                                "Ctrl", NULL };
 static const char *const digest_keywords[] = { "Key", "Input", "Output", "Ctrl", "Count",
@@ -818,6 +1132,10 @@ static const evp_method methods[] = {
     { "OneShotDigestVerify", oneshot_keywords, run_oneshot_verify },
     { "PrivPubKeyPair", keypair_keywords, run_keypair },
     { "KeyGen", keygen_keywords, run_keygen },
+    { "Sign-Message", pkey_keywords, run_sign_message },
+    { "Verify-Message", pkey_keywords, run_verify_message },
+    { "Verify-Message-Public", pkey_keywords, run_verify_message_public },
+    { "Kem", kem_keywords, run_kem },
 };
 
 static const evp_method *find_method(const char *name)

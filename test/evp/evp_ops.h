@@ -8,12 +8,29 @@
  * the default provider go into operations through EVP_PKEY_CTX_new_from_pkey and friends,
  * which export them to the fetched operation's provider as EVP does for any application.
  *
- * Adding a stanza type (the Sign-Message, Verify-Message and Kem stanzas of later releases'
- * files) is one entry in evp_ops.c's table with the keywords it takes and its run function.
- * Newer evp_test (OpenSSL's current tree) also changed some semantics: a DigestSign's key
- * and Ctrl lines take effect when it runs, CtrlInit lines are parameters of the init, and
- * KeyGen's Ctrl lines are set as parameters rather than through EVP_PKEY_CTX_ctrl_str.
- * Files of such a release, kept in their own data folder, may need methods of their own.
+ * Adding a stanza type is one entry in evp_ops.c's table with the keywords it takes and its
+ * run function.
+ *
+ * The evp_test of OpenSSL 3.4 and later (the one whose files are in data/4.0, run with
+ * evp_run.newer set) adds stanza types and changes some semantics, which this runner follows
+ * when `newer` is set:
+ * - Sign, Verify and VerifyRecover take "ALG:KEY" as well as "KEY": the operation is then
+ *   initialised with the fetched signature algorithm ALG (EVP_PKEY_sign_init_ex2 and its
+ *   siblings); Sign-Message and Verify-Message (always "ALG:KEY") initialise with
+ *   EVP_PKEY_sign_message_init / EVP_PKEY_verify_message_init, on the private key list
+ *   (Verify-Message-Public: the public one first). Built against headers before 3.4, these
+ *   are counted unsupported.
+ * - CtrlInit lines are integer parameters of the operation's init (evp_test's list:
+ *   key-check, digest-check, ...), Ctrl lines are applied after the init in order, and
+ *   the first that fails ends the stanza.
+ * - Security-Category = N: the key's "security-category" parameter, read from the key as
+ *   the run's provider holds it, must be N (INCORRECT_SECURITY_CATEGORY otherwise).
+ * - KeyGen's Ctrl lines are parameters (from text, by the generation's settable list) set
+ *   together: a name it does not list is ERR_PARAM_ERROR, a refused set PKEY_CTRL_ERROR.
+ * - Kem = ALG with KeyName (a private key), Op, Input, Output, CtrlInit: without Input,
+ *   encapsulate (then decapsulate what it made and compare the secrets); with it,
+ *   decapsulate Input and compare with Output. Its error codes are evp_test's
+ *   TEST_ENCAPSULATE_INIT_ERROR, TEST_SET_KEM_OP_ERROR, ... TEST_SECRET_MISMATCH.
  */
 #ifndef CTRSA_EVP_OPS_H
 #define CTRSA_EVP_OPS_H
@@ -44,6 +61,8 @@ typedef struct evp_run {
     const char *propq;          /* "provider=<provname>" */
     int pass;                   /* index of this pass (keys made by KeyGen belong to it) */
     evp_keys *keys;
+    int newer;                  /* the files of a release whose evp_test has the 3.4+
+                                   semantics (data/4.0): see the comment at the top */
 } evp_run;
 
 /* Why a stanza was not run. */

@@ -4,6 +4,10 @@
  *
  * Usage: evp_runner [--provider NAME] [--expected LIST] DATAFILE...
  *
+ * Of the DATAFILEs, those of one release folder run: the newest not above the running
+ * OpenSSL's version (data/3.0 on 3.x, data/4.0 on 4.0 and later); the others are named and
+ * left out.
+ *
  * Keys are decoded once, by the default provider's decoders; every other stanza then runs
  * twice in one library context holding both providers: with every operation fetched with
  * "provider=ctrsa" (the key exported to ctrsa as EVP does for any application; each
@@ -398,6 +402,7 @@ typedef struct file_run {
     text details;               /* the stanzas to report, one or two lines each */
     text reasons;               /* ctrsa's passes with another reason than the stanza's */
     int strict;                 /* the running OpenSSL's own vectors: default must pass */
+    int newer;                  /* a release folder of 3.4 or later: its evp_test semantics */
 } file_run;
 
 /* Judge one run stanza on both providers against each other and the list. */
@@ -484,7 +489,7 @@ static void run_test_stanza(file_run *fr, const evp_stanza *s, size_t op, evp_sk
         return;
     }
     for (int p = 0; p < npasses; p++) {
-        evp_run r = { env.libctx, pass_name[p], pass_propq[p], p, &fr->keys };
+        evp_run r = { env.libctx, pass_name[p], pass_propq[p], p, &fr->keys, fr->newer };
 
         memset(&j[p], 0, sizeof(j[p]));
         ERR_clear_error();
@@ -559,6 +564,12 @@ static int run_file(const char *path)
     free(pathcopy2);
     snprintf(ours, sizeof(ours), "%u.%u", OPENSSL_version_major(), OPENSSL_version_minor());
     fr.strict = strcmp(dir, ours) == 0;
+    {
+        unsigned major = 0, minor = 0;
+
+        fr.newer = sscanf(dir, "%u.%u", &major, &minor) == 2
+                   && (major > 3 || (major == 3 && minor >= 4));
+    }
     if (!evp_file_read(path, name, &fr.f, errbuf, sizeof(errbuf))) {
         printf("%s\n", errbuf);
         total_failed++;
@@ -602,6 +613,18 @@ static int run_file(const char *path)
     free(fr.keys.v);
     evp_file_free(&fr.f);
     return ok;
+}
+
+/* The release folder of a data file ("3.0" of .../data/3.0/x.txt) as major << 8 | minor. */
+static unsigned folder_version(const char *path)
+{
+    char *copy = strdup(path);
+    unsigned major = 0, minor = 0, v = 0;
+
+    if (copy != NULL && sscanf(basename(dirname(copy)), "%u.%u", &major, &minor) == 2)
+        v = major << 8 | minor;
+    free(copy);
+    return v;
 }
 
 static void usage(const char *argv0)
@@ -649,8 +672,29 @@ int main(int argc, char **argv)
         return 1;
     printf("evp: %s; each stanza on %s%s\n", OpenSSL_version(OPENSSL_VERSION), pass_name[0],
            npasses > 1 ? " and default" : " alone");
-    for (int i = first; i < argc; i++)
-        run_file(argv[i]);
+    /* The data set of the running OpenSSL: the newest release folder not above its version
+       (data/3.0 on 3.x, data/4.0 on 4.0 and later); the files of other folders are named
+       and left out. */
+    unsigned running = OPENSSL_version_major() << 8 | OPENSSL_version_minor(), chosen = 0;
+
+    for (int i = first; i < argc; i++) {
+        unsigned v = folder_version(argv[i]);
+
+        if (v <= running && v > chosen)
+            chosen = v;
+    }
+    if (chosen == 0) {
+        printf("evp: no data file of OpenSSL %u.%u or older\n", running >> 8, running & 0xff);
+        total_failed++;
+    }
+    for (int i = first; i < argc; i++) {
+        if (folder_version(argv[i]) == chosen)
+            run_file(argv[i]);
+        else
+            printf("evp: %s: not run (the running OpenSSL %u.%u takes the vectors of "
+                   "data/%u.%u)\n", argv[i], running >> 8, running & 0xff, chosen >> 8,
+                   chosen & 0xff);
+    }
     tu_env_free(&env);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (npasses > 1)

@@ -512,6 +512,138 @@ static void test_bad_params(void **state)
     }
 }
 
+/*
+ * OpenSSL 4.0's rsa-a and rsa-b (FIPS 186-5 A.1.3: p = a, q = b (mod 8)). Generated with
+ * the provider under test and with the default provider, the congruences are checked with
+ * BN on both (as an unordered pair: both order p > q after choosing them); the same values
+ * are refused by both; keys of 3 primes ignore them in both. Before 4.0 neither provider
+ * lists them, and both ignore them as unknown parameters.
+ */
+static int gen_mod8_ctx(const char *prov, size_t bits, size_t primes, const OSSL_PARAM *ab,
+                        EVP_PKEY **key)
+{
+    char propq[64];
+    EVP_PKEY_CTX *ctx;
+    OSSL_PARAM params[3];
+    int ok;
+
+    snprintf(propq, sizeof(propq), "provider=%s", prov);
+    ctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA", propq);
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_keygen_init(ctx), 1);
+    assert_true(tu_ctx_in_named_provider(ctx, prov));
+    params[0] = OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_BITS, &bits);
+    params[1] = OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_PRIMES, &primes);
+    params[2] = OSSL_PARAM_construct_end();
+    assert_int_equal(EVP_PKEY_CTX_set_params(ctx, params), 1);
+    ok = EVP_PKEY_CTX_set_params(ctx, ab) == 1;
+    if (ok && key != NULL) {
+        ok = EVP_PKEY_generate(ctx, key) == 1;
+        if (ok)
+            assert_true(tu_pkey_in_named_provider(*key, prov));
+    }
+    if (!ok && key != NULL)
+        tu_print_errors(prov);      /* a refused set is left on the queue for the caller */
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+static int has_param(const OSSL_PARAM *list, const char *name)
+{
+    return list != NULL && OSSL_PARAM_locate_const(list, name) != NULL;
+}
+
+static void test_prime_congruence(void **state)
+{
+    (void)state;
+    const char *provs[2] = { tu_provider_name(), "default" };
+    int is40 = OpenSSL_version_num() >= 0x40000000UL;
+
+    for (int i = 0; i < 2; i++) {
+        char propq[64];
+        snprintf(propq, sizeof(propq), "provider=%s", provs[i]);
+        EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA", propq);
+        assert_non_null(ctx);
+        assert_int_equal(EVP_PKEY_keygen_init(ctx), 1);
+        const OSSL_PARAM *settable = EVP_PKEY_CTX_settable_params(ctx);
+        assert_int_equal(has_param(settable, "rsa-a"), is40);
+        assert_int_equal(has_param(settable, "rsa-b"), is40);
+        EVP_PKEY_CTX_free(ctx);
+    }
+    if (!is40) {
+        /* an unknown parameter to both: ignored, even a value 4.0 refuses */
+        uint32_t two = 2;
+        OSSL_PARAM ab[] = { OSSL_PARAM_construct_uint32("rsa-a", &two),
+                            OSSL_PARAM_construct_end() };
+        for (int i = 0; i < 2; i++)
+            assert_true(gen_mod8_ctx(provs[i], 2048, 2, ab, NULL));
+        print_message("%s: no rsa-a/rsa-b (OpenSSL 4.0+)\n", OpenSSL_version(OPENSSL_VERSION));
+        return;
+    }
+
+    static const uint32_t pairs[][2] = { {1, 3}, {5, 7}, {3, 3}, {7, 1}, {0, 5}, {1, 0} };
+    for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+        uint32_t a = pairs[k][0], b = pairs[k][1];
+        OSSL_PARAM ab[] = { OSSL_PARAM_construct_uint32("rsa-a", &a),
+                            OSSL_PARAM_construct_uint32("rsa-b", &b),
+                            OSSL_PARAM_construct_end() };
+        for (int i = 0; i < 2; i++) {
+            EVP_PKEY *key = NULL;
+            assert_true(gen_mod8_ctx(provs[i], 2048, 2, ab, &key));
+            BIGNUM *p = get_bn(key, OSSL_PKEY_PARAM_RSA_FACTOR1);
+            BIGNUM *q = get_bn(key, OSSL_PKEY_PARAM_RSA_FACTOR2);
+            assert_non_null(p);
+            assert_non_null(q);
+            uint32_t pm = (uint32_t)BN_mod_word(p, 8), qm = (uint32_t)BN_mod_word(q, 8);
+            /* {p mod 8, q mod 8} = {a, b}, a 0 matching any residue */
+            int straight = (a == 0 || pm == a) && (b == 0 || qm == b);
+            int swapped = (a == 0 || qm == a) && (b == 0 || pm == b);
+            if (!straight && !swapped)
+                fail_msg("%s: a=%u b=%u gave p = %u, q = %u (mod 8)", provs[i], a, b, pm, qm);
+            assert_true(BN_cmp(p, q) > 0);
+            if (i == 0) {
+                check_numbers(key, 2048, 2, 65537);
+                EVP_PKEY_free(check_in_default(key));
+            }
+            BN_free(p);
+            BN_free(q);
+            EVP_PKEY_free(key);
+        }
+    }
+
+    /* refused by both: even, above 7, negative */
+    static const uint32_t bad[] = { 2, 4, 6, 8, 9, 0xffffffffu };
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        for (int which = 0; which < 2; which++) {
+            OSSL_PARAM ab[] = { OSSL_PARAM_construct_uint32(which ? "rsa-b" : "rsa-a",
+                                                            (uint32_t *)&bad[k]),
+                                OSSL_PARAM_construct_end() };
+            for (int i = 1; i >= 0; i--) {
+                ERR_clear_error();
+                assert_false(gen_mod8_ctx(provs[i], 2048, 2, ab, NULL));
+            }
+            /* the provider under test's error, last on the queue */
+            expect_error("residue mod 8 is 1, 3, 5 or 7");
+        }
+    }
+    int minus_one = -1;
+    OSSL_PARAM neg[] = { OSSL_PARAM_construct_int("rsa-a", &minus_one),
+                         OSSL_PARAM_construct_end() };
+    for (int i = 0; i < 2; i++)
+        assert_false(gen_mod8_ctx(provs[i], 2048, 2, neg, NULL));
+    ERR_clear_error();
+
+    /* 3 primes: accepted and ignored by both (the key is still generated) */
+    uint32_t a = 3, b = 5;
+    OSSL_PARAM ab[] = { OSSL_PARAM_construct_uint32("rsa-a", &a),
+                        OSSL_PARAM_construct_uint32("rsa-b", &b), OSSL_PARAM_construct_end() };
+    for (int i = 0; i < 2; i++) {
+        EVP_PKEY *key = NULL;
+        assert_true(gen_mod8_ctx(provs[i], 2048, 3, ab, &key));
+        EVP_PKEY_free(key);
+    }
+}
+
 static int progress_calls, progress_stop_after;
 
 static int progress_cb(EVP_PKEY_CTX *ctx)
@@ -555,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_multiprime),
         cmocka_unit_test(test_rsapss),
         cmocka_unit_test(test_bad_params),
+        cmocka_unit_test(test_prime_congruence),
         cmocka_unit_test(test_callback),
     };
     if (!tu_env_init(&env))

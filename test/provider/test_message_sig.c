@@ -76,6 +76,7 @@ static const struct alg {
     { "RSA-SHA3-512", "SHA3-512",
       { "id-rsassa-pkcs1-v1_5-with-sha3-512", "2.16.840.1.101.3.4.3.16", NULL } },
     { "RSA-RIPEMD160", "RIPEMD-160", { "ripemd160WithRSA", "1.3.36.3.3.1.2", NULL } },
+    { "RSA-SM3", "SM3", { "sm3WithRSAEncryption", "1.2.156.10197.1.504", NULL } },
 };
 #define N_ALGS (sizeof(algs) / sizeof(algs[0]))
 

@@ -419,6 +419,58 @@ static void test_algorithm_id_pkcs1_matches_default(void **state)
     }
 }
 
+/*
+ * PKCS#1 v1.5 with SM3 (EVP_PKEY_sign, digest set on the context): accepted or refused as
+ * the running OpenSSL's default provider does (3.0 refuses it; 3.4 and later sign with it,
+ * and list RSA-SM3), and when accepted, the same signature byte for byte. 1 if it signed.
+ */
+static int sign_pkcs1_sm3(EVP_PKEY *key, const char *propq, const char *prov,
+                          unsigned char *sig, size_t *siglen)
+{
+    static const unsigned char digest[32] = "0123456789abcdef0123456789abcde";
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
+    EVP_MD *sm3 = EVP_MD_fetch(env.libctx, "SM3", NULL);
+    int ok;
+
+    assert_non_null(ctx);
+    assert_non_null(sm3);
+    assert_int_equal(EVP_PKEY_sign_init(ctx), 1);
+    assert_true(tu_ctx_in_named_provider(ctx, prov));
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING), 1);
+    ok = EVP_PKEY_CTX_set_signature_md(ctx, sm3) == 1
+         && EVP_PKEY_sign(ctx, sig, siglen, digest, sizeof(digest)) == 1;
+    if (!ok)
+        tu_print_errors(prov);
+    EVP_MD_free(sm3);
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+static void test_pkcs1_sm3_follows_default(void **state)
+{
+    unsigned char ours[512], theirs[512];
+    size_t n = sizeof(ours), m = sizeof(theirs);
+    EVP_MD *probe = EVP_MD_fetch(env.libctx, "SM3", NULL);
+    (void)state;
+
+    if (probe == NULL) {
+        ERR_clear_error();
+        skip();
+    }
+    EVP_MD_free(probe);
+    int ok_ours = sign_pkcs1_sm3(key_test, tu_propq(), tu_provider_name(), ours, &n);
+    int ok_theirs = sign_pkcs1_sm3(key_default, TU_PROPQ_DEFAULT, "default", theirs, &m);
+    print_message("%s: PKCS#1 v1.5 with SM3: default %s, %s %s\n",
+                  OpenSSL_version(OPENSSL_VERSION), ok_theirs ? "signs" : "refuses",
+                  tu_provider_name(), ok_ours ? "signs" : "refuses");
+    assert_int_equal(ok_ours, ok_theirs);
+    if (ok_ours) {
+        assert_int_equal(n, m);
+        assert_memory_equal(ours, theirs, n);
+    }
+    ERR_clear_error();
+}
+
 /* Parse a PSS identifier with OpenSSL's ASN.1 and check what it says. */
 static void check_pss_der(const unsigned char *der, size_t len, const char *md,
                           const char *mgf1, long saltlen)
@@ -920,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_digest_params),
         cmocka_unit_test(test_settable_gettable_lists),
         cmocka_unit_test(test_algorithm_id_pkcs1_matches_default),
+        cmocka_unit_test(test_pkcs1_sm3_follows_default),
         cmocka_unit_test(test_algorithm_id_pss_matches_default),
         cmocka_unit_test(test_pss_restrictions),
         cmocka_unit_test(test_unrestricted_pss_key_is_pss_only),
