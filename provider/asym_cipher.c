@@ -454,8 +454,7 @@ static int asym_init(asym_ctx *c, CTRSA_KEY *key, const OSSL_PARAM params[], enu
     /* (A public key is refused at the decryption, as the default provider refuses it.) */
     /* As the default provider: an RSA-PSS key is for PSS signatures only (RFC 4055). */
     if (ctrsa_key_is_pss(key)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
-                    "an RSA-PSS key only signs: operation not supported for this keytype");
+        CTRSA_RAISE(c->prov, CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, "an RSA-PSS key only signs");
         return 0;
     }
     ctrsa_key_up_ref(key);

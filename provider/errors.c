@@ -43,6 +43,9 @@ static const OSSL_ITEM reason_strings[] = {
     { CTRSA_R_BAD_KEYGEN_PARAMETER, "bad key generation parameter" },
     { CTRSA_R_UNSUPPORTED_OPENSSL, "unsupported OpenSSL version" },
     { CTRSA_R_MODULUS_TOO_LARGE, "modulus too large" },
+    { CTRSA_R_INVALID_MGF1_MD, "invalid mgf1 md" },
+    { CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, "operation not supported for this keytype" },
+    { CTRSA_R_KEY_SIZE_TOO_SMALL, "key size too small" },
     { 0, NULL }
 };
 

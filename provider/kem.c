@@ -159,7 +159,7 @@ static int kem_init(kem_ctx *c, void *provkey, const OSSL_PARAM params[], enum k
     }
     /* (A public key is refused at the decapsulation, as the default provider refuses it.) */
     if (ctrsa_key_is_pss(provkey)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION, "an RSA-PSS key only signs");
+        CTRSA_RAISE(c->prov, CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, "an RSA-PSS key only signs");
         return 0;
     }
     if (!ctrsa_key_up_ref(provkey)) {

@@ -209,7 +209,7 @@ int ctrsa_gen_set_params(void *genctx, const OSSL_PARAM params[])
         if (!get_size(ctx->prov, p, &v))
             return 0;
         if (v < CTRSA_GEN_MIN_BITS || v > CTRSA_GEN_MAX_BITS) {
-            CTRSA_RAISE(ctx->prov, v < CTRSA_GEN_MIN_BITS ? CTRSA_R_KEY_TOO_SMALL
+            CTRSA_RAISE(ctx->prov, v < CTRSA_GEN_MIN_BITS ? CTRSA_R_KEY_SIZE_TOO_SMALL
                                                           : CTRSA_R_KEY_TOO_LARGE,
                         "%zu-bit keys: ctrsa generates keys of %d to %d bits", v,
                         CTRSA_GEN_MIN_BITS, CTRSA_GEN_MAX_BITS);

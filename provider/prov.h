@@ -49,6 +49,11 @@ enum ctrsa_reason {
     CTRSA_R_BAD_KEYGEN_PARAMETER,
     CTRSA_R_UNSUPPORTED_OPENSSL,  /* the core is an OpenSSL this build cannot run on */
     CTRSA_R_MODULUS_TOO_LARGE,    /* n above the engine's maximum: the default's reason */
+    /* Three of the default provider's reasons, with its texts, where OpenSSL's evp_test
+     * vectors name them (evppkey_rsa.txt). */
+    CTRSA_R_INVALID_MGF1_MD,      /* an MGF1 digest where there is no MGF1 (not PSS) */
+    CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, /* an RSA-PSS key asked to encrypt or decrypt */
+    CTRSA_R_KEY_SIZE_TOO_SMALL,   /* key generation asked for fewer than 512 bits */
     CTRSA_R_COUNT /* one past the last reason: keep last */
 };
 

@@ -652,7 +652,9 @@ static int set_properties(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM para
 static int require_pss(const sig_ctx *c, const char *what)
 {
     if (c->pad_mode != RSA_PKCS1_PSS_PADDING) {
-        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PADDING_MODE,
+        /* (an MGF1 digest gets the default provider's reason, "invalid mgf1 md") */
+        CTRSA_RAISE(c->prov, strcmp(what, OSSL_SIGNATURE_PARAM_MGF1_DIGEST) == 0
+                                 ? CTRSA_R_INVALID_MGF1_MD : CTRSA_R_INVALID_PADDING_MODE,
                     "\"%s\" needs pad-mode pss (pad-mode is %s)", what,
                     ctrsa_padmode_label(c->pad_mode));
         return 0;
