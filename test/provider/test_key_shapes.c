@@ -126,15 +126,33 @@ static OSSL_PARAM *params_of(const key_numbers *k, const char *spec)
     return params;
 }
 
+/*
+ * OpenSSL 3.0's default provider leaks the CRT values it drops from a partial set (the
+ * BIGNUMs ossl_rsa_fromdata collected): in the ASan build, LeakSanitizer ignores what is
+ * allocated during the oracle's import, and only there (the provider under test's import is
+ * a separate call, still checked).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define ORACLE_LEAKS_IGNORED_BEGIN(oracle) do { if (oracle) __lsan_disable(); } while (0)
+#define ORACLE_LEAKS_IGNORED_END(oracle) do { if (oracle) __lsan_enable(); } while (0)
+#else
+#define ORACLE_LEAKS_IGNORED_BEGIN(oracle) ((void)(oracle))
+#define ORACLE_LEAKS_IGNORED_END(oracle) ((void)(oracle))
+#endif
+
 static EVP_PKEY *import(const OSSL_PARAM *params, const char *propq)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA", propq);
     EVP_PKEY *key = NULL;
+    int oracle = strcmp(propq, TU_PROPQ_DEFAULT) == 0 && strcmp(tu_propq(), propq) != 0;
 
     assert_non_null(ctx);
     assert_int_equal(EVP_PKEY_fromdata_init(ctx), 1);
+    ORACLE_LEAKS_IGNORED_BEGIN(oracle);
     if (EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_KEYPAIR, (OSSL_PARAM *)params) != 1)
         key = NULL;
+    ORACLE_LEAKS_IGNORED_END(oracle);
     EVP_PKEY_CTX_free(ctx);
     return key;
 }
