@@ -8,6 +8,12 @@
  * - a plain trace file, then every descriptor above 2 closed and the numbers reused by the
  *   program (as a daemon does after loading its configuration): no trace line reaches the
  *   program's file;
+ *   The workers have each signed once before the first fork. A thread's first signature
+ *   instantiates its OpenSSL DRBG, which seeds from the primary DRBG under that DRBG's
+ *   lock; a fork in that window leaves the lock held in the child, whose own DRBG reseeds
+ *   from the primary after the fork, and the child hangs inside libcrypto (the default
+ *   provider's blinding would too: OpenSSL's locks have no fork handlers). Seen in CI once
+ *   in about 30 runs under load; gdb showed RAND_priv_bytes_ex -> CRYPTO_THREAD_write_lock.
  * - a file size limit (RLIMIT_FSIZE) the next line would pass: the signature is made, no
  *   SIGXFSZ kills the process, and the file does not grow.
  * Needs the provider under test to be ctrsa (the trace is ctrsa's).
@@ -41,6 +47,7 @@ static char folder[] = "/tmp/ctrsa-trace-safety-XXXXXX";
 static tu_env env;
 static EVP_PKEY *key;               /* in the provider under test */
 static atomic_int stop_workers;
+static atomic_int workers_started;  /* workers past their first signature, or failed */
 
 /* Load the providers with CTRSA_TRACE=target and make a 2048-bit key in the provider under
  * test; 1 on success. */
@@ -119,7 +126,12 @@ static void in_child(int (*body)(void))
 
 static void *keep_signing(void *arg)
 {
+    int first = sign_once();
+
     (void)arg;
+    atomic_fetch_add(&workers_started, 1);
+    if (!first)
+        return (void *)1;
     while (!atomic_load(&stop_workers))
         if (!sign_once())
             return (void *)1;
@@ -140,7 +152,12 @@ static int fork_while_threads_sign(void)
         return 0;
     }
     for (int i = 0; i < 2; i++)
-        pthread_create(&workers[i], NULL, keep_signing, NULL);
+        if (pthread_create(&workers[i], NULL, keep_signing, NULL) != 0) {
+            fprintf(stderr, "pthread_create failed\n");
+            _exit(1);
+        }
+    while (atomic_load(&workers_started) < 2)  /* their DRBGs seeded: see the top comment */
+        usleep(1000);
     for (int i = 0; i < FORKS && ok; i++) {
         pid_t pid = fork();
         if (pid == 0) {
