@@ -68,6 +68,21 @@
  *    instance, the same schedule counted in its own 4-digit blocks, so passes every 8
  *    digits) fewer. A schedule of 3 blocks would allow 64 products, 2^64.003: not safe.
  *
+ * The squaring (same body, sq = 1): first the squares a_i^2 at lanes 2i (T's initial
+ * value) and S, VL copies of a shifted by 0 .. VL - 1 lanes in aligned rows; then the AMM's
+ * blocks with only the m y_j products, and beside each block's scalar quotient step one
+ * "row block" of the square: a_j doubled (j in the next block) times S[j], into the
+ * registers 2k + 2 .. of T (pairs i <= j cut off by constant masks in the first two),
+ * which no quotient step reads before block 2k + 2; row block 0 comes before the first
+ * quotient step. D^2 / 2 products of a instead of D^2.
+ * Its lane bounds: a row block adds at most VL doubled products (2 VL units of one
+ * product's bound) to a lane, a block VL products m y. W = 28: at most D / 2 doubled
+ * products, one square and D products m y per lane, 2 D + 1 units: 2^62.83 at D = 56.
+ * W = 29: a carry pass after the even blocks (0, 2, 4, ...): the first window holds the
+ * squares, row block 0 and block 0 (1 + 2 VL + 3 VL = 41 units), a later one two blocks
+ * (2 x 3 VL = 48) and, for the next block's low lanes that the pass skips, that block's
+ * own VL in the scalar step: 56 units of 2^58.003, below 2^63.82.
+ *
  * CT: only D, W and the plan (public, from n) steer trip counts, addresses, masks and
  * branches; the digits of a, b, m and the quotients only enter multiplications,
  * additions, shifts and bitwise masks, in vector registers or straight-line scalar code.
@@ -90,6 +105,17 @@
  */
 ctbn_avx2_amm_x1_fn *ctbn_avx512_amm_for_z(size_t digits, int friendly);
 ctbn_avx2_amm_x1_fn *ctbn_avx512_amm_for_y(size_t digits, int friendly);
+
+/*
+ * The squaring kernels: span r := AMM(a, a) modulo mod, the contract of avx2.h's
+ * ctbn_avx2_sqr_fn (the AMM's with b = a; the same value as the AMM kernel, the digits
+ * may differ), friendly or not, D = 40, 56, 72; NULL for any other D. The products a_i a_j
+ * are made once and doubled, in a first pass into T, before the reduction blocks (which
+ * then add only m y): about three quarters of the AMM's VPMULUDQ. CT: public.
+ */
+#define CTBN_AVX512_SQR_MAX_DIGITS 72
+ctbn_avx2_sqr_fn *ctbn_avx512_sqr_for_z(size_t digits, int friendly);
+ctbn_avx2_sqr_fn *ctbn_avx512_sqr_for_y(size_t digits, int friendly);
 
 /* The plans of the table above (avx512_modexp.c) for n-limb moduli and width wide (1: the
  * _z kernels, 0: the _y ones); digits 0 for any other n. CT: public. */

@@ -34,6 +34,13 @@
 #define V_SHIFT_IN(h, prev) _mm512_alignr_epi64((h), (prev), 7)
 /* lane 0: h's top lane; the others zero */
 #define V_TOP(h) _mm512_alignr_epi64(_mm512_setzero_si512(), (h), 7)
+/* the even lanes of x, the odd ones zero */
+#define V_EVEN(x) _mm512_maskz_mov_epi64(0x55, (x))
+/* (a0, a0, a1, a1, a2, a2, a3, a3) and the same of lanes 4..7 */
+#define V_SPREAD_LO(a) _mm512_permutexvar_epi64(_mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0), (a))
+#define V_SPREAD_HI(a) _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 6, 6, 5, 5, 4, 4), (a))
+/* a * b in the lanes of the constant mask k, zero elsewhere */
+#define V_MUL_MASKZ(k, a, b) _mm512_maskz_mul_epu32((__mmask8)(k), (a), (b))
 #define V_FULL 0xFFu
 #elif AVX512_V_BITS == 256
 #define V __m256i
@@ -59,6 +66,14 @@
 #define V_TOP(h)                                                                           \
     _mm256_blend_epi32(_mm256_setzero_si256(),                                             \
                        _mm256_permute4x64_epi64((h), _MM_SHUFFLE(2, 1, 0, 3)), 0x03)
+#define V_EVEN(x) _mm256_blend_epi32(_mm256_setzero_si256(), (x), 0x33)
+#define V_SPREAD_LO(a) _mm256_permute4x64_epi64((a), _MM_SHUFFLE(1, 1, 0, 0))
+#define V_SPREAD_HI(a) _mm256_permute4x64_epi64((a), _MM_SHUFFLE(3, 3, 2, 2))
+/* the 4-bit lane mask k as a vector of all-ones / zero lanes (a constant after inlining) */
+#define V_MUL_MASKZ(k, a, b)                                                               \
+    _mm256_and_si256(_mm256_mul_epu32((a), (b)),                                           \
+                     _mm256_set_epi64x(((k) >> 3 & 1) ? -1 : 0, ((k) >> 2 & 1) ? -1 : 0,   \
+                                       ((k) >> 1 & 1) ? -1 : 0, ((k) & 1) ? -1 : 0))
 #define V_FULL 0x0Fu
 #else
 #error "AVX512_V_BITS must be 512 or 256"
@@ -168,12 +183,14 @@ ALWAYS_INLINE V SFX(low_products)(const size_t D, V low, const uint64_t *ad, con
 
 /*
  * The vector step of block k for registers v in [v0, v1]: lanes VL (k + v) .. + VL - 1 of
- * T += a b_j + m y_j (j < VL), a and m read shifted by j lanes; v = 1 (the next block's
- * low lanes) goes to *low instead of T. CT: D, k, v0, v1 fix every address; values secret.
+ * T += a b_j + m y_j (j < VL; only m y_j when ab is 0: the squaring), a and m read shifted
+ * by j lanes; v = 1 (the next block's low lanes) goes to *low instead of T.
+ * CT: D, ab, k, v0, v1 fix every address; values secret.
  */
-ALWAYS_INLINE void SFX(accumulate)(const size_t D, const size_t v0, const size_t v1,
-                                   uint64_t *T, size_t k, const uint64_t *ad,
-                                   const uint64_t *md, const V *B, const uint64_t *y, V *low)
+ALWAYS_INLINE void SFX(accumulate)(const size_t D, const int ab, const size_t v0,
+                                   const size_t v1, uint64_t *T, size_t k,
+                                   const uint64_t *ad, const uint64_t *md, const V *B,
+                                   const uint64_t *y, V *low)
 {
     V Y[VL];
 #pragma GCC unroll 8
@@ -185,9 +202,11 @@ ALWAYS_INLINE void SFX(accumulate)(const size_t D, const size_t v0, const size_t
         V acc = V_LOAD(Tk + VL * v);
         V p[VL];
 #pragma GCC unroll 8
-        for (int j = 0; j < VL; j++)
-            p[j] = V_ADD(V_MUL(SFX(load_shifted)(ad, (long)(VL * v) - j, D), B[j]),
-                         V_MUL(SFX(load_shifted)(md, (long)(VL * v) - j, D), Y[j]));
+        for (int j = 0; j < VL; j++) {
+            p[j] = V_MUL(SFX(load_shifted)(md, (long)(VL * v) - j, D), Y[j]);
+            if (ab) /* public: the AMM; the squaring has its a a products in T already */
+                p[j] = V_ADD(p[j], V_MUL(SFX(load_shifted)(ad, (long)(VL * v) - j, D), B[j]));
+        }
 #pragma GCC unroll 8
         for (int s = VL / 2; s > 0; s /= 2)
             for (int j = 0; j < s; j++)
@@ -222,55 +241,145 @@ ALWAYS_INLINE void SFX(mid_pass)(const unsigned W, const size_t D, uint64_t *T, 
 }
 
 /* Whether the carry pass follows block k (of D / VL): every second block with W = 29, while
- * another block follows. CT: public. */
-ALWAYS_INLINE int SFX(pass_after)(const unsigned W, const size_t D, size_t k)
+ * another block follows: after the odd blocks in the AMM, after the even ones in the
+ * squaring (whose first window also holds the squares and row block 0; avx512.h).
+ * CT: public. */
+ALWAYS_INLINE int SFX(pass_after)(const unsigned W, const size_t D, const int sq, size_t k)
 {
-    return W == 29 && k % 2 == 1 && k + 1 < D / VL;
+    return W == 29 && k % 2 == (sq ? 0u : 1u) && k + 1 < D / VL;
 }
 
 /*
- * r := AMM(a, b) modulo mod, D digits of W bits; friendly: mod is Montgomery-friendly.
- * CT: see avx512.h.
+ * The squaring's products of a with itself, each a_i a_j (i < j) once and doubled (2 a_j
+ * < 2^32 still fits VPMULUDQ's 32-bit inputs), plus the a_i^2 (avx512.h).
+ *
+ * sq_start: S[j][x] = a_(x - j) (VL rows of D + VL lanes, zero outside a's digits, aligned:
+ * the rows' loads need no mask), and T lanes 0 .. 2D := the squares a_i^2 at lanes 2i,
+ * zero elsewhere. CT: D public; values secret.
  */
-ALWAYS_INLINE void SFX(amm_body)(const unsigned W, const size_t D, const int friendly,
-                                 uint64_t *r, const uint64_t *a, const uint64_t *b,
-                                 const ctbn_avx2_mod *mod)
+ALWAYS_INLINE void SFX(sq_start)(const size_t D, uint64_t *T, const uint64_t *ad,
+                                 uint64_t *S)
 {
-    const size_t nb = D / VL;
-    const uint64_t *ad = a + PAD, *md = mod->m + PAD, *bd = b + PAD;
-    const uint64_t k2 = mod->k2;
-    _Alignas(64) uint64_t T[2 * CTBN_AVX2_MAX_DIGITS + 2 * VL];
-    /* lanes VL .. 2D - 1 are read (block k reads VL (k + 1) .. VL k + D + VL - 1) */
-#pragma GCC unroll 36
-    for (size_t v = 1; v < 2 * nb; v++)
-        V_STORE(T + VL * v, V_ZERO());
-
-    V B[VL];
+    const size_t nb = D / VL, row = D + VL;
 #pragma GCC unroll 8
     for (int j = 0; j < VL; j++)
-        B[j] = V_SET1(bd[j]);
+#pragma GCC unroll 20
+        for (size_t u = 0; u <= nb; u++)
+            V_STORE(S + row * (size_t)j + VL * u,
+                    SFX(load_shifted)(ad, (long)(VL * u) - j, D));
+#pragma GCC unroll 20
+    for (size_t u = 0; u < nb; u++) {
+        V av = V_LOAD(S + VL * u);
+        V lo = V_SPREAD_LO(av), hi = V_SPREAD_HI(av);
+        V_STORE(T + 2 * VL * u, V_EVEN(V_MUL(lo, lo)));
+        V_STORE(T + 2 * VL * u + VL, V_EVEN(V_MUL(hi, hi)));
+    }
+    V_STORE(T + 2 * D, V_ZERO());
+}
+
+/*
+ * Row block k of the square: the digits a_j, j = VL k .. VL k + VL - 1, doubled, times the
+ * shifted copies S[j], into the registers A = 2k .. k + D/VL of T (absolute register
+ * index: lanes VL A ..); the pairs i <= j are cut off by constant masks in registers 2k
+ * and 2k + 1 (i > j there means VL (A - 2k) + t > 2 (j - VL k) for lane t), and no
+ * register below 2k has any. CT: D public, k the public block counter (trip counts and
+ * addresses); values secret.
+ */
+ALWAYS_INLINE void SFX(sq_row_block)(const size_t D, uint64_t *T, const uint64_t *ad,
+                                     const uint64_t *S, size_t k)
+{
+    const size_t nb = D / VL, row = D + VL;
+    V B2[VL];
+#pragma GCC unroll 8
+    for (int j = 0; j < VL; j++)
+        B2[j] = V_SET1(2 * ad[VL * k + (size_t)j]);
+#pragma GCC unroll 2
+    for (int e = 0; e < 2; e++) {
+        size_t A = 2 * k + (size_t)e;
+        V acc = V_LOAD(T + VL * A);
+#pragma GCC unroll 8
+        for (int j = 0; j < VL; j++) {
+            unsigned msk = 0;
+            for (int t = 0; t < VL; t++)
+                if (VL * e + t > 2 * j)
+                    msk |= 1u << t;
+            if (msk != 0) /* public: a constant */
+                acc = V_ADD(acc, V_MUL_MASKZ(msk, V_LOAD(S + row * (size_t)j + VL * (A - k)),
+                                             B2[j]));
+        }
+        V_STORE(T + VL * A, acc);
+    }
+    for (size_t A = 2 * k + 2; A <= k + nb; A++) {
+        V p[VL];
+#pragma GCC unroll 8
+        for (int j = 0; j < VL; j++)
+            p[j] = V_MUL(V_LOAD(S + row * (size_t)j + VL * (A - k)), B2[j]);
+#pragma GCC unroll 8
+        for (int s = VL / 2; s > 0; s /= 2)
+            for (int j = 0; j < s; j++)
+                p[j] = V_ADD(p[j], p[j + s]);
+        V_STORE(T + VL * A, V_ADD(V_LOAD(T + VL * A), p[0]));
+    }
+}
+
+/*
+ * r := AMM(a, b) modulo mod (sq = 0), or AMM(a, a) (sq = 1: b not read; the products of a
+ * with itself come from sq_start and one sq_row_block per block, the blocks add only
+ * m y), D digits of W bits; friendly: mod is Montgomery-friendly. CT: see avx512.h.
+ */
+ALWAYS_INLINE void SFX(amm_body)(const unsigned W, const size_t D, const int friendly,
+                                 const int sq, uint64_t *r, const uint64_t *a,
+                                 const uint64_t *b, const ctbn_avx2_mod *mod)
+{
+    const size_t nb = D / VL;
+    const uint64_t *ad = a + PAD, *md = mod->m + PAD, *bd = sq ? ad : b + PAD;
+    const uint64_t k2 = mod->k2;
+    _Alignas(64) uint64_t T[2 * CTBN_AVX2_MAX_DIGITS + 2 * VL];
+    V B[VL];
     uint64_t c = 0, y[VL];
-    V low = SFX(low_products)(D, V_ZERO(), ad, B);
+    V low;
+    _Alignas(64) uint64_t S[sq ? VL * (CTBN_AVX512_SQR_MAX_DIGITS + VL) : 1];
+    if (sq) {
+        SFX(sq_start)(D, T, ad, S);
+        SFX(sq_row_block)(D, T, ad, S, 0);
+        low = V_LOAD(T);
+    } else {
+        /* lanes VL .. 2D - 1 are read (block k reads VL (k + 1) .. VL k + D + VL - 1) */
+#pragma GCC unroll 36
+        for (size_t v = 1; v < 2 * nb; v++)
+            V_STORE(T + VL * v, V_ZERO());
+#pragma GCC unroll 8
+        for (int j = 0; j < VL; j++)
+            B[j] = V_SET1(bd[j]);
+        low = SFX(low_products)(D, V_ZERO(), ad, B);
+    }
     SFX(quotients)(W, friendly, low, md, k2, &c, y);
     for (size_t k = 0; k < nb; k++) {
-        SFX(accumulate)(D, 1, 1, T, k, ad, md, B, y, &low);
+        SFX(accumulate)(D, !sq, 1, 1, T, k, ad, md, B, y, &low);
         uint64_t ynext[VL];
         V Bnext[VL];
         if (k + 1 < nb) {
+            if (!sq) {
 #pragma GCC unroll 8
-            for (int j = 0; j < VL; j++)
-                Bnext[j] = V_SET1(bd[VL * (k + 1) + (size_t)j]);
-            low = SFX(low_products)(D, low, ad, Bnext);
+                for (int j = 0; j < VL; j++)
+                    Bnext[j] = V_SET1(bd[VL * (k + 1) + (size_t)j]);
+                low = SFX(low_products)(D, low, ad, Bnext);
+            }
             SFX(quotients)(W, friendly, low, md, k2, &c, ynext);
+            /* the squaring's next row block: registers 2k + 2 and up, which no quotient
+             * step before block 2k + 2 reads; vector work beside the scalar chain */
+            if (sq)
+                SFX(sq_row_block)(D, T, ad, S, k + 1);
         }
-        SFX(accumulate)(D, 2, nb, T, k, ad, md, B, y, &low);
+        SFX(accumulate)(D, !sq, 2, nb, T, k, ad, md, B, y, &low);
         if (k + 1 < nb) {
-            if (SFX(pass_after)(W, D, k))
+            if (SFX(pass_after)(W, D, sq, k))
                 SFX(mid_pass)(W, D, T, k);
 #pragma GCC unroll 8
             for (int j = 0; j < VL; j++) {
                 y[j] = ynext[j];
-                B[j] = Bnext[j];
+                if (!sq)
+                    B[j] = Bnext[j];
             }
         }
     }
@@ -309,5 +418,9 @@ ALWAYS_INLINE void SFX(amm_body)(const unsigned W, const size_t D, const int fri
 #undef V_SHIFT_IN
 #undef V_TOP
 #undef V_FULL
+#undef V_MUL_MASKZ
+#undef V_SPREAD_HI
+#undef V_SPREAD_LO
+#undef V_EVEN
 #undef NV_MAX
 #undef PAD

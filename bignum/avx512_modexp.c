@@ -4,7 +4,8 @@
  * which work on any plan's spans. One set of hooks per register width: _z for the "avx512"
  * backend, _y for its valgrind instance "avx512y".
  *
- * No squaring kernel yet: every squaring is an AMM(a, a) (the plans' sqr is NULL).
+ * Every plan squares with the squaring kernel (avx512.h; measured faster than AMM(a, a):
+ * bench_avx512_ct cycles, see avx512.h).
  *
  * CT: public (sizes and exponent lengths only); the drivers' own CT notes hold.
  */
@@ -35,6 +36,12 @@ static ctbn_avx2_amm_x1_fn *amm_for(int wide, size_t digits, int friendly)
                 : ctbn_avx512_amm_for_y(digits, friendly);
 }
 
+static ctbn_avx2_sqr_fn *sqr_for(int wide, size_t digits, int friendly)
+{
+    return wide ? ctbn_avx512_sqr_for_z(digits, friendly)
+                : ctbn_avx512_sqr_for_y(digits, friendly);
+}
+
 ctbn_avx2_plan ctbn_avx512_plan_private(int wide, size_t n)
 {
     ctbn_avx2_plan p = {0, 0, 0, NULL, NULL};
@@ -43,6 +50,7 @@ ctbn_avx2_plan ctbn_avx512_plan_private(int wide, size_t n)
         return p;
     p.friendly = 1; /* every private size has room for m~ (avx512.h) */
     p.amm = amm_for(wide, p.digits, 1);
+    p.sqr = sqr_for(wide, p.digits, 1);
     return p;
 }
 
@@ -52,8 +60,10 @@ ctbn_avx2_plan ctbn_avx512_plan_public(int wide, size_t n)
         return ctbn_avx2_plan_public(n); /* avx512.h: the AVX2 kernels and squaring */
     ctbn_avx2_plan p = {0, 0, 0, NULL, NULL};
     p.digits = digits_for(n, &p.bits);
-    if (p.digits != 0)
+    if (p.digits != 0) {
         p.amm = amm_for(wide, p.digits, 0);
+        p.sqr = sqr_for(wide, p.digits, 0);
+    }
     return p;
 }
 

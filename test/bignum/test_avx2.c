@@ -343,7 +343,8 @@ static const size_t avx512_bits[] = { 1024, 1536, 2048 };
  * pads) on the operands of test_amm (every lazy digit at its bound with values 2m - 1 and
  * m - 1: the heaviest lanes; 0, 1, m - 1, m, 2m - 1, random below 2m), in place, and
  * along chains of squarings fed by the kernel's own output; the 512-bit kernel gives the
- * 256-bit one's value (where the CPU has AVX-512F). Moduli of every kind.
+ * 256-bit one's value (where the CPU has AVX-512F); the squaring kernels the same
+ * contract and the AMM's value, in place and in chains. Moduli of every kind.
  */
 static void test_avx512_amm(void **state)
 {
@@ -369,6 +370,10 @@ static void test_avx512_amm(void **state)
             ctbn_avx2_amm_x1_fn *kz = ctbn_avx512_amm_for_z(digits, friendly);
             assert_non_null(ky);
             assert_non_null(kz);
+            ctbn_avx2_sqr_fn *sy = ctbn_avx512_sqr_for_y(digits, friendly);
+            ctbn_avx2_sqr_fn *sz = ctbn_avx512_sqr_for_z(digits, friendly);
+            assert_non_null(sy);
+            assert_non_null(sz);
             struct modulus md;
             if (it / 2 < MOD_KINDS)
                 modulus_make(&md, n, avx512_bits[s], (enum mod_kind)(it / 2));
@@ -430,14 +435,33 @@ static void test_avx512_amm(void **state)
                 memcpy(r, a0, sizeof(a0));
                 ky(r, r, r, mod);
                 expect_amm("avx512 amm (256) square in place", r, a0, a0, &mdt, w, digits);
+                /* the squaring kernels: the AMM contract, the AMM's value, in place */
+                for (int z = 0; z <= wide; z++) {
+                    ctbn_avx2_sqr_fn *sq = z ? sz : sy;
+                    _Alignas(32) uint64_t rs[CTBN_AVX2_MAX_SPAN];
+                    memset(rs, 0x5A, sizeof(rs));
+                    sq(rs, a0, mod);
+                    expect_amm(z ? "avx512 sqr (512)" : "avx512 sqr (256)", rs, a0, a0, &mdt, w,
+                               digits);
+                    expect_same_value("avx512 sqr vs amm", rs, r, w, digits);
+                    memcpy(rs, a0, sizeof(a0));
+                    sq(rs, rs, mod);
+                    expect_amm(z ? "avx512 sqr (512) in place" : "avx512 sqr (256) in place", rs,
+                               a0, a0, &mdt, w, digits);
+                }
             }
-            /* chains of 200 squarings from the heaviest operand, each width on its own */
-            for (int z = 0; z <= wide; z++) {
-                ctbn_avx2_amm_x1_fn *kk = z ? kz : ky;
+            /* chains of 200 squarings from the heaviest operand, each width and kernel on
+             * its own (the AMM's AMM(a, a) and the squaring kernel) */
+            for (int z = 0; z < 2 * (1 + wide); z++) {
+                ctbn_avx2_amm_x1_fn *kk = z / 2 ? kz : ky;
+                ctbn_avx2_sqr_fn *sq = z % 2 ? (z / 2 ? sz : sy) : NULL;
                 max_lazy(a, &mdt, w, digits, 1);
                 for (int q = 0; q < 200; q++) {
                     memcpy(a0, a, sizeof(a));
-                    kk(a, a, a, mod);
+                    if (sq != NULL)
+                        sq(a, a, mod);
+                    else
+                        kk(a, a, a, mod);
                     if (q % 50 == 0)
                         expect_amm("avx512 squaring chain", a, a0, a0, &mdt, w, digits);
                 }
