@@ -119,14 +119,17 @@ static void cycles_size(size_t bits)
     x[n - 1] >>= 1;
     x[n] = 0;
 
-    ctbn_avx2_plan p = ctbn_avx512_plan_private(1, n);
-    ctbn_avx2_mod_init_friendly_with(&mz, ctx, p.digits, p.bits, p.amm, tmp);
+    /* the kernels, whether or not the plan takes them at this size */
+    ctbn_avx2_plan p;
+    p.digits = ctbn_avx512_kernel_digits(n, &p.bits);
+    ctbn_avx2_mod_init_friendly_with(&mz, ctx, p.digits, p.bits,
+                                     ctbn_avx512_amm_for_z(p.digits, 1), tmp);
     ctbn_avx2_from_radix64(a, p.bits, p.digits, x, n);
     double tz, nz, ty, ny, tq, nq, tqy, nqy, ta, na, ts = 0, ns = 0;
-    chain(p.amm, NULL, &mz, a, &tz, &nz);
-    chain(ctbn_avx512_plan_private(0, n).amm, NULL, &mz, a, &ty, &ny);
-    chain(NULL, p.sqr, &mz, a, &tq, &nq);
-    chain(NULL, ctbn_avx512_plan_private(0, n).sqr, &mz, a, &tqy, &nqy);
+    chain(ctbn_avx512_amm_for_z(p.digits, 1), NULL, &mz, a, &tz, &nz);
+    chain(ctbn_avx512_amm_for_y(p.digits, 1), NULL, &mz, a, &ty, &ny);
+    chain(NULL, ctbn_avx512_sqr_for_z(p.digits, 1), &mz, a, &tq, &nq);
+    chain(NULL, ctbn_avx512_sqr_for_y(p.digits, 1), &mz, a, &tqy, &nqy);
 
     ctbn_avx2_plan q = ctbn_avx2_plan_private(n);
     if (q.friendly)

@@ -117,8 +117,14 @@ ctbn_avx2_amm_x1_fn *ctbn_avx512_amm_for_y(size_t digits, int friendly);
 ctbn_avx2_sqr_fn *ctbn_avx512_sqr_for_z(size_t digits, int friendly);
 ctbn_avx2_sqr_fn *ctbn_avx512_sqr_for_y(size_t digits, int friendly);
 
-/* The plans of the table above (avx512_modexp.c) for n-limb moduli and width wide (1: the
- * _z kernels, 0: the _y ones); digits 0 for any other n. CT: public. */
+/* The kernels' D for n limbs (the table above: 40, 56, 72 for n = 16, 24, 32), *w := W;
+ * 0 (and *w = 0) for any other n. CT: public. */
+size_t ctbn_avx512_kernel_digits(size_t n, unsigned *w);
+
+/* The plans (avx512_modexp.c) for n-limb moduli and width wide (1: the _z kernels, 0: the
+ * _y ones): this backend's kernels for n = 24, 32 (the table above), the AVX2 backend's
+ * plans for n = 16 (measured faster: avx512_modexp.c) and, public path only, n = 48, 64;
+ * digits 0 for any other n. CT: public. */
 ctbn_avx2_plan ctbn_avx512_plan_private(int wide, size_t n);
 ctbn_avx2_plan ctbn_avx512_plan_public(int wide, size_t n);
 

@@ -4,15 +4,14 @@
  * which work on any plan's spans. One set of hooks per register width: _z for the "avx512"
  * backend, _y for its valgrind instance "avx512y".
  *
- * Every plan squares with the squaring kernel (avx512.h; measured faster than AMM(a, a):
- * bench_avx512_ct cycles, see avx512.h).
+ * Every plan squares with a squaring kernel (measured faster than AMM(a, a): the table
+ * below).
  *
  * CT: public (sizes and exponent lengths only); the drivers' own CT notes hold.
  */
 #include "avx512.h"
 
-/* D and W for n limbs (the table of avx512.h); digits 0 for any other n. CT: public. */
-static size_t digits_for(size_t n, unsigned *w)
+size_t ctbn_avx512_kernel_digits(size_t n, unsigned *w)
 {
     switch (n) {
     case 16:
@@ -42,10 +41,31 @@ static ctbn_avx2_sqr_fn *sqr_for(int wide, size_t digits, int friendly)
                 : ctbn_avx512_sqr_for_y(digits, friendly);
 }
 
+/*
+ * Which sizes take this backend's kernels: measured against the AVX2 backend's on an Intel
+ * Xeon (Sapphire Rapids class, AVX-512 IFMA present but not used), shared machine,
+ * `bench_avx512_ct cycles` (TSC ticks per call, minimum of 41 batches of 500, friendly
+ * moduli) and `bench_avx512_ct modexp2` (thread CPU microseconds per two-half modexp,
+ * minimum / median of 21 interleaved rounds), two runs at load 6-9:
+ *
+ *   bits  avx512 D  zmm AMM  zmm sqr  avx2 D  avx2 AMM  avx2 sqr   modexp2 avx2 / avx512
+ *   1024     40       620      546-560   36      575      562        0.98, 0.98 (medians 0.94, 1.02)
+ *   1536     56      1045      892-907   56     1132     1048-1050   1.13, 1.02
+ *   2048     72      1620     1403       72     1872     1745        1.24, 1.25
+ *
+ * At 1024 bits the 512-bit registers need 40 digits where the AVX2 kernels have 36 (36 is
+ * not a multiple of 8): 23% more products eat the gain, so 1024-bit moduli keep the AVX2
+ * plan (kernels, squaring, generic modulus) on this backend too; the 40-digit kernels stay
+ * built and tested for a CPU where they would measure faster. 3072 and 4096-bit moduli
+ * (public path only) run the AVX2 plan as well (avx512.h).
+ * CT: public.
+ */
 ctbn_avx2_plan ctbn_avx512_plan_private(int wide, size_t n)
 {
+    if (n == 16)
+        return ctbn_avx2_plan_private(n);
     ctbn_avx2_plan p = {0, 0, 0, NULL, NULL};
-    p.digits = digits_for(n, &p.bits);
+    p.digits = ctbn_avx512_kernel_digits(n, &p.bits);
     if (p.digits == 0)
         return p;
     p.friendly = 1; /* every private size has room for m~ (avx512.h) */
@@ -56,10 +76,10 @@ ctbn_avx2_plan ctbn_avx512_plan_private(int wide, size_t n)
 
 ctbn_avx2_plan ctbn_avx512_plan_public(int wide, size_t n)
 {
-    if (n == 48 || n == 64)
-        return ctbn_avx2_plan_public(n); /* avx512.h: the AVX2 kernels and squaring */
+    if (n == 16 || n == 48 || n == 64)
+        return ctbn_avx2_plan_public(n); /* the AVX2 kernels and squaring (above) */
     ctbn_avx2_plan p = {0, 0, 0, NULL, NULL};
-    p.digits = digits_for(n, &p.bits);
+    p.digits = ctbn_avx512_kernel_digits(n, &p.bits);
     if (p.digits != 0) {
         p.amm = amm_for(wide, p.digits, 0);
         p.sqr = sqr_for(wide, p.digits, 0);

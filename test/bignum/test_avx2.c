@@ -358,12 +358,20 @@ static void test_avx512_amm(void **state)
     assert_non_null(mod);
     for (size_t s = 0; s < ARRAY_LEN(avx512_bits); s++) {
         size_t n = CTBN_LIMBS(avx512_bits[s]);
-        ctbn_avx2_plan p = ctbn_avx512_plan_private(0, n);
-        size_t digits = p.digits;
-        unsigned w = p.bits;
+        unsigned w;
+        size_t digits = ctbn_avx512_kernel_digits(n, &w);
         assert_true(digits % 8 == 0 && w * digits >= 64 * n + w + 2);
-        assert_true(p.friendly && p.amm == ctbn_avx512_amm_for_y(digits, 1));
-        assert_true(ctbn_avx512_plan_private(1, n).amm == ctbn_avx512_amm_for_z(digits, 1));
+        /* the plans: these kernels, friendly, at 1536 and 2048 bits; at 1024 the AVX2 plan */
+        for (int z = 0; z < 2; z++) {
+            ctbn_avx2_plan p = ctbn_avx512_plan_private(z, n), q = ctbn_avx2_plan_private(n);
+            if (n == 16) {
+                assert_true(p.digits == q.digits && p.amm == q.amm && p.sqr == q.sqr);
+                continue;
+            }
+            assert_true(p.digits == digits && p.bits == w && p.friendly);
+            assert_true(p.amm == (z ? ctbn_avx512_amm_for_z : ctbn_avx512_amm_for_y)(digits, 1));
+            assert_true(p.sqr == (z ? ctbn_avx512_sqr_for_z : ctbn_avx512_sqr_for_y)(digits, 1));
+        }
         for (int it = 0; it < 2 * (MOD_KINDS + 8); it++) {
             int friendly = it % 2;
             ctbn_avx2_amm_x1_fn *ky = ctbn_avx512_amm_for_y(digits, friendly);
