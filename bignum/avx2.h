@@ -99,6 +99,11 @@ typedef struct ctbn_avx2_mod {
 /* Whether n-limb moduli take the friendly form (n = 24, 32). CT: public. */
 int ctbn_avx2_friendly(size_t n);
 
+/* The kernel types (contracts below, "Almost-Montgomery multiplication"). */
+typedef void ctbn_avx2_amm_x1_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                 const ctbn_avx2_mod *mod);
+typedef void ctbn_avx2_sqr_fn(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod);
+
 /* ---------------------------------------------------------------------------------------
  * Radix conversion and modulus set-up (avx2_convert.c)
  */
@@ -128,6 +133,11 @@ void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
  */
 void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch);
 
+/* The same for an explicit D and W (the avx512 backend's plans, avx512.h): requires
+ * W D >= 64 ctx->n + 2, W in {28, 29}, D <= CTBN_AVX2_MAX_DIGITS. CT: as above. */
+void ctbn_avx2_mod_init_dw(ctbn_avx2_mod *mod, const ctbn_mont *ctx, size_t digits,
+                           unsigned w, ctbn_limb *scratch);
+
 /* ---------------------------------------------------------------------------------------
  * Montgomery-friendly moduli (avx2_friendly.c)
  */
@@ -141,6 +151,12 @@ void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scr
 #define CTBN_AVX2_FRIENDLY_SCRATCH(n) (2 * ((size_t)(n) + 1))
 void ctbn_avx2_mod_init_friendly(ctbn_avx2_mod *mod, const ctbn_mont *ctx,
                                  ctbn_limb *scratch);
+
+/* The same for an explicit D and W (W D >= 64 ctx->n + W + 2) whose friendly AMM kernel is
+ * amm (it makes R'^2 by AMM squarings). CT: as above. */
+void ctbn_avx2_mod_init_friendly_with(ctbn_avx2_mod *mod, const ctbn_mont *ctx,
+                                      size_t digits, unsigned w,
+                                      ctbn_avx2_amm_x1_fn *amm, ctbn_limb *scratch);
 
 /*
  * r (ctx->n limbs) := the value of span d (digits lazy, value < 2^(64 (n + 1))) mod m,
@@ -160,9 +176,6 @@ void ctbn_avx2_friendly_reduce(ctbn_limb *r, const ctbn_mont *ctx, const uint64_
  * and b must be zero. r MAY alias a or b. Spans 32-byte aligned.
  * CT: only D leaks: fixed trip counts; no memory index or branch depends on a, b or m.
  */
-typedef void ctbn_avx2_amm_x1_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                                 const ctbn_avx2_mod *mod);
-
 ctbn_avx2_amm_x1_fn ctbn_avx2_amm36_x1, ctbn_avx2_amm56_x1, ctbn_avx2_amm72_x1;
 /* 108 and 144 digits (3072, 4096-bit moduli, W = 29): for the public path only. */
 ctbn_avx2_amm_x1_fn ctbn_avx2_amm108_x1, ctbn_avx2_amm144_x1;
@@ -186,8 +199,6 @@ ctbn_avx2_amm_x1_fn *ctbn_avx2_ammf_x1_for(size_t digits);
  * its digits may differ (both lazy). About 3/4 of the AMM's VPMULUDQ.
  * CT: only D leaks: fixed trip counts; no memory index or branch depends on a or m.
  */
-typedef void ctbn_avx2_sqr_fn(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod);
-
 ctbn_avx2_sqr_fn ctbn_avx2_sqr36, ctbn_avx2_sqr56, ctbn_avx2_sqr72, ctbn_avx2_sqr108,
     ctbn_avx2_sqr144;
 
@@ -216,6 +227,42 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
                          const ctbn_limb *e1, size_t e1_bits,
                          const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                          const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+/* ---------------------------------------------------------------------------------------
+ * Kernel plans. The drivers of the modexp hooks (avx2_modexp.c) and of the public path
+ * (avx2_exp_public.c) run whatever radix 2^W kernels a plan names, on the span layout
+ * above: the AVX2 backend's own plans (ctbn_avx2_plan_private / _public) and the avx512
+ * backend's (avx512.h, its kernels at 512 and 256 bits on the same spans).
+ */
+typedef struct ctbn_avx2_plan {
+    size_t digits;            /* D (with W D >= 64 n + 2); 0: this n is not handled */
+    unsigned bits;            /* W: 28 or 29 */
+    int friendly;             /* private path: work modulo m~ = k0 m (needs W D >= 64 n + W + 2) */
+    ctbn_avx2_amm_x1_fn *amm; /* the AMM for the modulus form friendly names */
+    ctbn_avx2_sqr_fn *sqr;    /* a squaring with that kernel's contract, or NULL: AMM(a, a) */
+} ctbn_avx2_plan;
+
+/* The AVX2 backend's plans for n-limb moduli: the private modexp hooks' (digits 0 but for
+ * n = 16, 24, 32) and the public path's (also n = 48, 64). CT: public. */
+ctbn_avx2_plan ctbn_avx2_plan_private(size_t n);
+ctbn_avx2_plan ctbn_avx2_plan_public(size_t n);
+
+/* ctbn_avx2_modexp_ct / ctbn_avx2_modexp2_ct on plan p (for ctx->n; modexp2: both halves
+ * have that n): 0 without writing when p->digits is 0, the halves' n differ, or the table
+ * does not fit the scratch. CT: as those hooks. */
+int ctbn_avx2_modexp_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctbn_limb *r,
+                             const ctbn_limb *b, const ctbn_limb *e, size_t e_bits,
+                             ctbn_limb *scratch);
+int ctbn_avx2_modexp2_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx1, ctbn_limb *r1,
+                              const ctbn_limb *b1, const ctbn_limb *e1, size_t e1_bits,
+                              const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                              const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+
+/* ctbn_avx2_exp_public_any on plan p (not friendly; for ctx->n): 0 without writing when
+ * p->digits is 0. CT: as ctbn_avx2_exp_public_any. */
+int ctbn_avx2_exp_public_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctbn_limb *r,
+                              const ctbn_limb *b, const ctbn_limb *e, size_t en,
+                              ctbn_limb *scratch);
 
 /* ---------------------------------------------------------------------------------------
  * The public-exponent hook (avx2_exp_public.c), with the contract of backend.h's

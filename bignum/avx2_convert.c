@@ -129,8 +129,14 @@ void ctbn_avx2_to_radix64(ctbn_limb *x, size_t n, const uint64_t *d, unsigned w,
 
 void ctbn_avx2_mod_init(ctbn_avx2_mod *mod, const ctbn_mont *ctx, ctbn_limb *scratch)
 {
-    size_t n = ctx->n, digits = ctbn_avx2_public_digits(n);
-    unsigned w = ctbn_avx2_public_digit_bits(n);
+    ctbn_avx2_mod_init_dw(mod, ctx, ctbn_avx2_public_digits(ctx->n),
+                          ctbn_avx2_public_digit_bits(ctx->n), scratch);
+}
+
+void ctbn_avx2_mod_init_dw(ctbn_avx2_mod *mod, const ctbn_mont *ctx, size_t digits,
+                           unsigned w, ctbn_limb *scratch)
+{
+    size_t n = ctx->n;
     mod->digits = digits;
     mod->bits = w;
     mod->k2 = ctx->m0inv & (((uint64_t)1 << (2 * w)) - 1); /* -m^-1 mod 2^64, mod 2^(2w) */

@@ -210,20 +210,42 @@ int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ct
     return ctbn_avx2_exp_public_any(ctx, r, b, e, en, scratch);
 }
 
+/* The AVX2 backend's public plan (contract in avx2.h): every n with a kernel, the squaring
+ * kernel where there is one (every D: 0.79-0.83 of an AMM's ticks at 36, 56, 72,
+ * avx2_sqr.c; same value as AMM(a, a)). CT: public. */
+ctbn_avx2_plan ctbn_avx2_plan_public(size_t n)
+{
+    ctbn_avx2_plan p = {0, 0, 0, NULL, NULL};
+    size_t digits = ctbn_avx2_public_digits(n);
+    if (digits == 0 || ctbn_avx2_amm_x1_for(digits) == NULL)
+        return p;
+    p.digits = digits;
+    p.bits = ctbn_avx2_public_digit_bits(n);
+    p.amm = ctbn_avx2_amm_x1_for(digits);
+    p.sqr = ctbn_avx2_sqr_for(digits);
+    return p;
+}
+
 int ctbn_avx2_exp_public_any(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                              const ctbn_limb *e, size_t en, ctbn_limb *scratch)
+{
+    ctbn_avx2_plan p = ctbn_avx2_plan_public(ctx->n);
+    return ctbn_avx2_exp_public_with(&p, ctx, r, b, e, en, scratch);
+}
+
+int ctbn_avx2_exp_public_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctbn_limb *r,
+                              const ctbn_limb *b, const ctbn_limb *e, size_t en,
+                              ctbn_limb *scratch)
 {
     (void)scratch; /* the spans need 32-byte alignment: on the stack */
     size_t n = ctx->n;
     size_t ebits = ctbn_bitlen_vartime(e, en);
-    size_t digits = ctbn_avx2_public_digits(n);
-    unsigned w = ctbn_avx2_public_digit_bits(n);
-    ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_amm_x1_for(digits);
+    size_t digits = p->digits;
+    unsigned w = p->bits;
+    ctbn_avx2_amm_x1_fn *amm = p->amm;
     if (digits == 0 || amm == NULL)
         return 0; /* public: n */
-    /* the squaring kernel where there is one (D = 36, 56, 72: 0.79-0.83 of an AMM's
-     * ticks, avx2_sqr.c); same value as AMM(a, a) */
-    ctbn_avx2_sqr_fn *sqr = ctbn_avx2_sqr_for(digits);
+    ctbn_avx2_sqr_fn *sqr = p->sqr;
     size_t span = CTBN_AVX2_SPAN(digits);
 
     if (ebits == 0) {

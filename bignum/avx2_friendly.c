@@ -24,8 +24,16 @@ static void set_pow2(ctbn_limb *x, size_t nn, size_t bits)
 void ctbn_avx2_mod_init_friendly(ctbn_avx2_mod *mod, const ctbn_mont *ctx,
                                  ctbn_limb *scratch)
 {
-    size_t n = ctx->n, nn = n + 1, digits = ctbn_avx2_digits(n);
-    unsigned w = ctbn_avx2_digit_bits(n);
+    size_t digits = ctbn_avx2_digits(ctx->n);
+    ctbn_avx2_mod_init_friendly_with(mod, ctx, digits, ctbn_avx2_digit_bits(ctx->n),
+                                     ctbn_avx2_ammf_x1_for(digits), scratch);
+}
+
+void ctbn_avx2_mod_init_friendly_with(ctbn_avx2_mod *mod, const ctbn_mont *ctx,
+                                      size_t digits, unsigned w,
+                                      ctbn_avx2_amm_x1_fn *amm, ctbn_limb *scratch)
+{
+    size_t n = ctx->n, nn = n + 1;
     ctbn_limb *mt = scratch, *x = scratch + nn;
 
     /* m~ = k0 m, k0 = -m^-1 mod 2^W: m~ = -m m^-1 = -1 mod 2^W, and m~ < 2^(64 n + W) */
@@ -63,7 +71,6 @@ void ctbn_avx2_mod_init_friendly(ctbn_avx2_mod *mod, const ctbn_mont *ctx,
         ctbn_csub_mod(x, c, mt, nn);
     }
     ctbn_avx2_from_radix64(mod->rr, w, digits, x, nn);
-    ctbn_avx2_amm_x1_fn *amm = ctbn_avx2_ammf_x1_for(digits);
     for (size_t i = 0; i < k; i++)
         amm(mod->rr, mod->rr, mod->rr, mod);
 }

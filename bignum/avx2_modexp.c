@@ -41,6 +41,7 @@ struct half {
 struct kern {
     int nc;
     size_t digits, span;
+    unsigned bits;
     ctbn_avx2_amm_x1_fn *x1;
     ctbn_avx2_sqr_fn *sq; /* the squaring kernel where it measured faster, else NULL */
     int friendly; /* the halves work modulo m~ = k0 m (avx2.h); public, from n */
@@ -140,6 +141,10 @@ static void gather(uint64_t *out, const uint64_t *table, size_t count, size_t sp
     case 9:
         gather_part(out, table, count, span, idxv, 0, 9);
         break;
+    case 10: /* D = 40: the avx512 backend's 1024-bit plan (avx512.h) */
+        gather_part(out, table, count, span, idxv, 0, 5);
+        gather_part(out, table, count, span, idxv, 5, 5);
+        break;
     case 14:
         gather_part(out, table, count, span, idxv, 0, 7);
         gather_part(out, table, count, span, idxv, 7, 7);
@@ -211,9 +216,9 @@ static void half_init(struct half *h, const struct kern *k, const ctbn_mont *ctx
     h->table = table;
     ctbn_limb tmp[CTBN_AVX2_FRIENDLY_SCRATCH(CTBN_MAX_LIMBS)];
     if (k->friendly)
-        ctbn_avx2_mod_init_friendly(&h->mod, ctx, tmp);
+        ctbn_avx2_mod_init_friendly_with(&h->mod, ctx, k->digits, k->bits, k->x1, tmp);
     else
-        ctbn_avx2_mod_init(&h->mod, ctx, tmp);
+        ctbn_avx2_mod_init_dw(&h->mod, ctx, k->digits, k->bits, tmp);
     wipe(tmp, sizeof(tmp)); /* R'^2 mod m on the way: derived from the (secret) prime */
     ctbn_avx2_from_radix64(h->bw, h->mod.bits, h->mod.digits, b, ctx->n);
     /* the spans the kernels never write must have zero pads */
@@ -247,10 +252,11 @@ static uint64_t *align32(ctbn_limb *scratch)
     return (uint64_t *)(((uintptr_t)scratch + 31) & ~(uintptr_t)31);
 }
 
-/* Whether n-limb halves' tables fit their CTBN_MODEXP_SCRATCH(n) limbs, aligned. Public. */
-static int table_fits(size_t n)
+/* Whether n-limb halves' tables of D-digit spans fit their CTBN_MODEXP_SCRATCH(n) limbs,
+ * aligned. Public. */
+static int table_fits(size_t n, size_t digits)
 {
-    return MAX_COUNT * CTBN_AVX2_SPAN(ctbn_avx2_digits(n)) + 3 <= CTBN_MODEXP_SCRATCH(n);
+    return MAX_COUNT * CTBN_AVX2_SPAN(digits) + 3 <= CTBN_MODEXP_SCRATCH(n);
 }
 
 /*
@@ -301,23 +307,36 @@ static ctbn_avx2_sqr_fn *sqr_kernel(size_t digits, int friendly)
     return friendly ? ctbn_avx2_sqrf_for(digits) : ctbn_avx2_sqr_for(digits);
 }
 
-/* The kernel plan for nc halves of n limbs (n taken). CT: public. */
-static struct kern kern_for(int nc, size_t n)
+/* The AVX2 backend's private plan (contract in avx2.h): the kernel list, which is the
+ * measured table of takes(). CT: public. */
+ctbn_avx2_plan ctbn_avx2_plan_private(size_t n)
 {
-    size_t digits = ctbn_avx2_digits(n);
-    int friendly = ctbn_avx2_friendly(n);
-    struct kern k = {nc, digits, CTBN_AVX2_SPAN(digits),
-                     friendly ? ctbn_avx2_ammf_x1_for(digits) : ctbn_avx2_amm_x1_for(digits),
-                     sqr_kernel(digits, friendly), friendly};
+    ctbn_avx2_plan p = {0, 0, 0, NULL, NULL};
+    if (!takes(n))
+        return p;
+    p.digits = ctbn_avx2_digits(n);
+    p.bits = ctbn_avx2_digit_bits(n);
+    p.friendly = ctbn_avx2_friendly(n);
+    p.amm = p.friendly ? ctbn_avx2_ammf_x1_for(p.digits) : ctbn_avx2_amm_x1_for(p.digits);
+    p.sqr = sqr_kernel(p.digits, p.friendly);
+    return p;
+}
+
+/* The kernel plan for nc halves on plan p. CT: public. */
+static struct kern kern_for(int nc, const ctbn_avx2_plan *p)
+{
+    struct kern k = {nc, p->digits, CTBN_AVX2_SPAN(p->digits), p->bits, p->amm, p->sqr,
+                     p->friendly};
     return k;
 }
 
-int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
-                        const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+int ctbn_avx2_modexp_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctbn_limb *r,
+                             const ctbn_limb *b, const ctbn_limb *e, size_t e_bits,
+                             ctbn_limb *scratch)
 {
-    if (!takes(ctx->n) || !table_fits(ctx->n))
+    if (p->digits == 0 || !table_fits(ctx->n, p->digits))
         return 0;
-    struct kern k = kern_for(1, ctx->n);
+    struct kern k = kern_for(1, p);
     struct half h[1];
     half_init(&h[0], &k, ctx, b, e, e_bits, align32(scratch));
     run(&k, h, e_bits);
@@ -325,14 +344,14 @@ int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
     return 1;
 }
 
-int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
-                         const ctbn_limb *e1, size_t e1_bits,
-                         const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
-                         const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
+int ctbn_avx2_modexp2_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx1, ctbn_limb *r1,
+                              const ctbn_limb *b1, const ctbn_limb *e1, size_t e1_bits,
+                              const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                              const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
 {
-    if (!takes(ctx1->n) || ctx2->n != ctx1->n || !table_fits(ctx1->n))
+    if (p->digits == 0 || ctx2->n != ctx1->n || !table_fits(ctx1->n, p->digits))
         return 0;
-    struct kern k = kern_for(2, ctx1->n);
+    struct kern k = kern_for(2, p);
     struct half h[2];
     /* both bases are read before either result is written (r1 MAY alias b1, r2 b2) */
     half_init(&h[0], &k, ctx1, b1, e1, e1_bits, align32(scratch));
@@ -342,4 +361,21 @@ int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
     half_finish(&h[0], &k, ctx1, r1);
     half_finish(&h[1], &k, ctx2, r2);
     return 1;
+}
+
+int ctbn_avx2_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                        const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+{
+    ctbn_avx2_plan p = ctbn_avx2_plan_private(ctx->n);
+    return ctbn_avx2_modexp_ct_with(&p, ctx, r, b, e, e_bits, scratch);
+}
+
+int ctbn_avx2_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                         const ctbn_limb *e1, size_t e1_bits,
+                         const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                         const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
+{
+    ctbn_avx2_plan p = ctbn_avx2_plan_private(ctx1->n);
+    return ctbn_avx2_modexp2_ct_with(&p, ctx1, r1, b1, e1, e1_bits, ctx2, r2, b2, e2, e2_bits,
+                                     scratch);
 }

@@ -52,7 +52,8 @@ unsigned ctbn_cpu_features(void);
  * A backend
  */
 typedef struct ctbn_backend {
-    /* "portable", "adx", "avx2", "ifma": what ctbn_backend_name and CTRSA_CPU use. */
+    /* "portable", "adx", "avx512y", "avx2", "avx512", "ifma": what ctbn_backend_name and
+     * CTRSA_CPU use. */
     const char *name;
 
     /* CTBN_CPU_* bits that must all be present for this backend to be selectable. */
@@ -125,6 +126,8 @@ const ctbn_backend *ctbn_backend_portable(void); /* mont_mul.c: always built */
 const ctbn_backend *ctbn_backend_adx(void);      /* adx_backend.c */
 const ctbn_backend *ctbn_backend_avx2(void);     /* avx2_backend.c */
 const ctbn_backend *ctbn_backend_ifma(void);     /* ifma_backend.c */
+const ctbn_backend *ctbn_backend_avx512(void);   /* avx512_backend.c */
+const ctbn_backend *ctbn_backend_avx512y(void);  /* avx512_backend.c: its 256-bit instance */
 
 /* The active backend (backend.c): never NULL. See ctbn_backend_select in bignum.h. */
 const ctbn_backend *ctbn_backend_active(void);

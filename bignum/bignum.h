@@ -251,9 +251,10 @@ void ctbn_mod_any_ct(ctbn_limb *r, const ctbn_limb *x, size_t xn, const ctbn_lim
 unsigned ctbn_modexp_window(size_t exp_bits);
 
 /* Scratch limbs needed by ctbn_modexp_ct for modulus limb count n (any exponent length):
- * the portable path's 64-entry table and three values, and room for the AVX2 backend's
- * 32-entry table in radix 2^28/2^29 (2.25 n + 8 lanes an entry) at a 32-byte boundary. */
-#define CTBN_MODEXP_SCRATCH(n) ((72 + 3) * (size_t)(n) + 288)
+ * the portable path's 64-entry table and three values, and room for the AVX2 and avx512
+ * backends' 32-entry table in radix 2^28/2^29 (up to 2.5 n + 8 lanes an entry: 48 at
+ * n = 16, the avx512 backend's 40 digits) at a 32-byte boundary. */
+#define CTBN_MODEXP_SCRATCH(n) ((72 + 3) * (size_t)(n) + 352)
 
 /*
  * r := b^e mod m, constant time.

@@ -36,45 +36,65 @@
 #define CTRSA_BUILDINFO_PREFIX "ctrsa " CTRSA_VERSION ", built with " CTRSA_COMPILER \
                                "; bignum backend: "
 
-/* Provider parameter: the engine backend in use ("portable", "adx", "avx2" or "ifma"). */
+/* Provider parameter: the engine backend in use ("portable", "adx", "avx512y", "avx2",
+ * "avx512" or "ifma"). */
 #define CTRSA_PROV_PARAM_BACKEND "ctrsa-backend"
 
 /*
  * The build information: the bignum backend chosen at load, the path it takes per modulus
- * size (the backend descriptors in bignum/; the measurements behind them are in
- * docs/kernels.md, "Path per size and CPU class"), and the backends this CPU supports. Every combination is a constant
- * string (the supported sets are prefixes of "portable adx avx2 ifma": each needs the
- * features of the one before), so the pointer handed out stays valid.
+ * size (the backend descriptors in bignum/; the measurements behind them are in README.md, "Path per size
+ * and CPU class"), and the backends this CPU supports. Every combination is a constant
+ * string (the supported sets are the prefixes of "portable adx avx512y avx2 avx512 ifma"
+ * that end where bignum/backend.c's order adds a feature: avx512y and avx2 need the same
+ * ones), so the pointer handed out stays valid.
  */
 #define CTRSA_BI(active, supported) \
     CTRSA_BUILDINFO_PREFIX active "; backends supported here: " supported
 #define CTRSA_BI_PORTABLE "portable (C, every size)"
 #define CTRSA_BI_ADX "adx (MULX/ADCX/ADOX, every size)"
+#define CTRSA_BI_AVX512Y \
+    "avx512y (the avx512 backend's kernels on 256-bit registers, for tests: AVX2 " \
+    "radix 2^28/2^29 private-key modexp for 1024/1536/2048-bit CRT halves; as avx2 " \
+    "otherwise)"
 #define CTRSA_BI_AVX2 \
     "avx2 (AVX2 radix 2^29/2^28 private-key modexp with a dedicated squaring for " \
     "1024/1536/2048-bit moduli and CRT halves, the 1536/2048-bit ones modulo a " \
     "Montgomery-friendly multiple; public exponent for 1024-4096 bits; MULX/ADX for every " \
     "other size)"
+#define CTRSA_BI_AVX512 \
+    "avx512 (AVX-512F radix 2^28/2^29 private-key modexp with a dedicated squaring for " \
+    "1536/2048-bit moduli and CRT halves, modulo a Montgomery-friendly multiple, the " \
+    "1024-bit ones on the avx2 kernels; public exponent for 1024-4096 bits; MULX/ADX for " \
+    "every other size)"
 #define CTRSA_BI_IFMA \
     "ifma (AVX-512 IFMA private-key modexp for 512-2048-bit moduli and CRT halves, " \
     "public exponent for 512-4096 bits; MULX/ADX for every other size)"
+#define CTRSA_BI_S1 "portable"
+#define CTRSA_BI_S2 CTRSA_BI_S1 " adx"
+#define CTRSA_BI_S4 CTRSA_BI_S2 " avx512y avx2"
+#define CTRSA_BI_S5 CTRSA_BI_S4 " avx512"
+#define CTRSA_BI_S6 CTRSA_BI_S5 " ifma"
 #define CTRSA_BI_ROW(active)                                                          \
-    { CTRSA_BI(active, "portable"), CTRSA_BI(active, "portable adx"),                  \
-      CTRSA_BI(active, "portable adx avx2"), CTRSA_BI(active, "portable adx avx2 ifma") }
+    { CTRSA_BI(active, CTRSA_BI_S1), CTRSA_BI(active, CTRSA_BI_S2), NULL,             \
+      CTRSA_BI(active, CTRSA_BI_S4), CTRSA_BI(active, CTRSA_BI_S5),                   \
+      CTRSA_BI(active, CTRSA_BI_S6) }
 static const char *ctrsa_buildinfo(void)
 {
-    static const char *const table[4][4] = {
+    static const char *const table[6][6] = {
         CTRSA_BI_ROW(CTRSA_BI_PORTABLE), CTRSA_BI_ROW(CTRSA_BI_ADX),
-        CTRSA_BI_ROW(CTRSA_BI_AVX2), CTRSA_BI_ROW(CTRSA_BI_IFMA),
+        CTRSA_BI_ROW(CTRSA_BI_AVX512Y),  CTRSA_BI_ROW(CTRSA_BI_AVX2),
+        CTRSA_BI_ROW(CTRSA_BI_AVX512),   CTRSA_BI_ROW(CTRSA_BI_IFMA),
     };
+    static const char *const names[6] = { "portable", "adx", "avx512y",
+                                          "avx2", "avx512", "ifma" };
     const char *be = ctbn_backend_name();
-    size_t supported = ctbn_backend_supported(NULL, 0);
-    size_t active = strcmp(be, "ifma") == 0   ? 3
-                    : strcmp(be, "avx2") == 0 ? 2
-                    : strcmp(be, "adx") == 0  ? 1
-                                              : 0;
+    size_t supported = ctbn_backend_supported(NULL, 0), active = 6;
+    for (size_t i = 0; i < 6; i++)
+        if (strcmp(be, names[i]) == 0)
+            active = i;
     /* the active backend is always among the supported ones */
-    if (supported < 1 || supported > 4 || active >= supported)
+    if (supported < 1 || supported > 6 || active >= supported ||
+        table[active][supported - 1] == NULL)
         return CTRSA_BUILDINFO_PREFIX "unknown";
     return table[active][supported - 1];
 }

@@ -10,6 +10,9 @@
  * The public-exponent hook at 1024 to 4096 bits (conversions and kernels there too): every
  * modulus kind, edge bases, e = 0, 1, 2, 3, 65537, random odd and even 64-bit e and longer
  * ones, in place, gated and ungated; sizes without a kernel refused.
+ * The avx512 backend's kernels (bignum/avx512*.c) work on the same spans and are checked
+ * here too, at both register widths (256: always; 512: where the CPU has AVX-512F), against
+ * BN and against each other, on the same operands (test_avx512_amm).
  *
  * Skipped (exit 77, with the reason) when the CPU or OS lacks AVX2 (or BMI2/ADX).
  * Reproduce a failure with CTRSA_TEST_SEED (the report prints it).
@@ -26,6 +29,7 @@
 #include <openssl/bn.h>
 
 #include "avx2.h"
+#include "avx512.h"
 #include "backend.h"
 #include "bn_oracle.h"
 
@@ -319,6 +323,159 @@ static void test_amm(void **state)
                     expect_amm("squaring chain", a, a0, a0, &md, w, digits);
             }
             expect_amm("squaring chain end", a, a0, a0, &md, w, digits);
+            modulus_free(&md);
+        }
+    }
+    free(mod);
+}
+
+/* ---- the avx512 backend's kernels (bignum/avx512.h) ---- */
+
+static void expect_same_value(const char *what, const uint64_t *x, const uint64_t *y,
+                              unsigned w, size_t digits);
+
+/* The avx512 plans' sizes: the CRT halves of RSA-2048, 3072, 4096. */
+static const size_t avx512_bits[] = { 1024, 1536, 2048 };
+
+/*
+ * The avx512 AMM kernels at both widths, generic and Montgomery-friendly moduli, 1024 to
+ * 2048 bits: the AMM contract against BN (r R' = a b mod m, r < 2m, lazy digits, zero
+ * pads) on the operands of test_amm (every lazy digit at its bound with values 2m - 1 and
+ * m - 1: the heaviest lanes; 0, 1, m - 1, m, 2m - 1, random below 2m), in place, and
+ * along chains of squarings fed by the kernel's own output; the 512-bit kernel gives the
+ * 256-bit one's value (where the CPU has AVX-512F); the squaring kernels the same
+ * contract and the AMM's value, in place and in chains. Moduli of every kind.
+ */
+static void test_avx512_amm(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    int wide = (ctbn_cpu_features() & CTBN_CPU_AVX512F) != 0;
+    if (!wide)
+        print_message("no AVX-512F: the 512-bit avx512 kernels are not run here\n");
+    BN_CTX *bctx = oracle_bn_ctx();
+    ctbn_avx2_mod *mod = aligned_alloc(32, sizeof(*mod));
+    assert_non_null(mod);
+    for (size_t s = 0; s < ARRAY_LEN(avx512_bits); s++) {
+        size_t n = CTBN_LIMBS(avx512_bits[s]);
+        unsigned w;
+        size_t digits = ctbn_avx512_kernel_digits(n, &w);
+        assert_true(digits % 8 == 0 && w * digits >= 64 * n + w + 2);
+        /* the plans: these kernels, friendly, at 1536 and 2048 bits; at 1024 the AVX2 plan */
+        for (int z = 0; z < 2; z++) {
+            ctbn_avx2_plan p = ctbn_avx512_plan_private(z, n), q = ctbn_avx2_plan_private(n);
+            if (n == 16) {
+                assert_true(p.digits == q.digits && p.amm == q.amm && p.sqr == q.sqr);
+                continue;
+            }
+            assert_true(p.digits == digits && p.bits == w && p.friendly);
+            assert_true(p.amm == (z ? ctbn_avx512_amm_for_z : ctbn_avx512_amm_for_y)(digits, 1));
+            assert_true(p.sqr == (z ? ctbn_avx512_sqr_for_z : ctbn_avx512_sqr_for_y)(digits, 1));
+        }
+        for (int it = 0; it < 2 * (MOD_KINDS + 8); it++) {
+            int friendly = it % 2;
+            ctbn_avx2_amm_x1_fn *ky = ctbn_avx512_amm_for_y(digits, friendly);
+            ctbn_avx2_amm_x1_fn *kz = ctbn_avx512_amm_for_z(digits, friendly);
+            assert_non_null(ky);
+            assert_non_null(kz);
+            ctbn_avx2_sqr_fn *sy = ctbn_avx512_sqr_for_y(digits, friendly);
+            ctbn_avx2_sqr_fn *sz = ctbn_avx512_sqr_for_z(digits, friendly);
+            assert_non_null(sy);
+            assert_non_null(sz);
+            struct modulus md;
+            if (it / 2 < MOD_KINDS)
+                modulus_make(&md, n, avx512_bits[s], (enum mod_kind)(it / 2));
+            else
+                modulus_random(&md, avx512_bits[s]);
+            ctbn_limb tmp[CTBN_AVX2_FRIENDLY_SCRATCH(CTBN_MAX_LIMBS)];
+            struct modulus mdt = md; /* the modulus the kernel works with: m or m~ */
+            BIGNUM *mt = NULL;
+            if (friendly) {
+                ctbn_avx2_mod_init_friendly_with(mod, md.ctx, digits, w, ky, tmp);
+                mt = bn_from_span(mod->m, w, digits);
+                mdt.bm = mt;
+            } else {
+                ctbn_avx2_mod_init_dw(mod, md.ctx, digits, w, tmp);
+            }
+            /* R'^2 mod m (or m~, up to one m~) */
+            BIGNUM *rr = bn_from_span(mod->rr, w, digits), *want = BN_new();
+            BN_set_bit(want, (int)(2 * w * digits));
+            BN_mod(want, want, mdt.bm, bctx);
+            BN_mod(rr, rr, mdt.bm, bctx);
+            assert_int_equal(BN_cmp(rr, want), 0);
+            BN_free(rr);
+            BN_free(want);
+
+            _Alignas(32) uint64_t a[CTBN_AVX2_MAX_SPAN], b[CTBN_AVX2_MAX_SPAN],
+                r[CTBN_AVX2_MAX_SPAN], rz[CTBN_AVX2_MAX_SPAN], a0[CTBN_AVX2_MAX_SPAN];
+            for (int k = 0; k < 10; k++) {
+                if (k < 2) {
+                    max_lazy(a, &mdt, w, digits, 1);
+                    max_lazy(b, &mdt, w, digits, k == 0);
+                } else {
+                    rand_below_2m(a, &mdt, w, digits);
+                    rand_below_2m(b, &mdt, w, digits);
+                }
+                memset(r, 0x5A, sizeof(r));
+                ky(r, a, b, mod);
+                expect_amm("avx512 amm (256)", r, a, b, &mdt, w, digits);
+                if (wide) {
+                    memset(rz, 0xA5, sizeof(rz));
+                    kz(rz, a, b, mod);
+                    expect_amm("avx512 amm (512)", rz, a, b, &mdt, w, digits);
+                    expect_same_value("avx512 amm 512 vs 256", rz, r, w, digits);
+                }
+                /* in place: r = a, and the square r = a = b */
+                memcpy(a0, a, sizeof(a));
+                ky(a, a, b, mod);
+                if (memcmp(a, r, sizeof(uint64_t) * CTBN_AVX2_SPAN(digits)) != 0)
+                    fail_msg("avx512 amm (256) in place (r = a) differs (digits %zu)", digits);
+                if (wide) {
+                    memcpy(a, a0, sizeof(a));
+                    kz(a, a, b, mod);
+                    if (memcmp(a, rz, sizeof(uint64_t) * CTBN_AVX2_SPAN(digits)) != 0)
+                        fail_msg("avx512 amm (512) in place (r = a) differs (digits %zu)",
+                                 digits);
+                    memcpy(rz, a0, sizeof(a0));
+                    kz(rz, rz, rz, mod);
+                    expect_amm("avx512 amm (512) square in place", rz, a0, a0, &mdt, w, digits);
+                }
+                memcpy(r, a0, sizeof(a0));
+                ky(r, r, r, mod);
+                expect_amm("avx512 amm (256) square in place", r, a0, a0, &mdt, w, digits);
+                /* the squaring kernels: the AMM contract, the AMM's value, in place */
+                for (int z = 0; z <= wide; z++) {
+                    ctbn_avx2_sqr_fn *sq = z ? sz : sy;
+                    _Alignas(32) uint64_t rs[CTBN_AVX2_MAX_SPAN];
+                    memset(rs, 0x5A, sizeof(rs));
+                    sq(rs, a0, mod);
+                    expect_amm(z ? "avx512 sqr (512)" : "avx512 sqr (256)", rs, a0, a0, &mdt, w,
+                               digits);
+                    expect_same_value("avx512 sqr vs amm", rs, r, w, digits);
+                    memcpy(rs, a0, sizeof(a0));
+                    sq(rs, rs, mod);
+                    expect_amm(z ? "avx512 sqr (512) in place" : "avx512 sqr (256) in place", rs,
+                               a0, a0, &mdt, w, digits);
+                }
+            }
+            /* chains of 200 squarings from the heaviest operand, each width and kernel on
+             * its own (the AMM's AMM(a, a) and the squaring kernel) */
+            for (int z = 0; z < 2 * (1 + wide); z++) {
+                ctbn_avx2_amm_x1_fn *kk = z / 2 ? kz : ky;
+                ctbn_avx2_sqr_fn *sq = z % 2 ? (z / 2 ? sz : sy) : NULL;
+                max_lazy(a, &mdt, w, digits, 1);
+                for (int q = 0; q < 200; q++) {
+                    memcpy(a0, a, sizeof(a));
+                    if (sq != NULL)
+                        sq(a, a, mod);
+                    else
+                        kk(a, a, a, mod);
+                    if (q % 50 == 0)
+                        expect_amm("avx512 squaring chain", a, a0, a0, &mdt, w, digits);
+                }
+                expect_amm("avx512 squaring chain end", a, a0, a0, &mdt, w, digits);
+            }
+            BN_free(mt);
             modulus_free(&md);
         }
     }
@@ -1083,6 +1240,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_convert),
         cmocka_unit_test(test_amm),
+        cmocka_unit_test(test_avx512_amm),
         cmocka_unit_test(test_friendly),
         cmocka_unit_test(test_sqr),
         cmocka_unit_test(test_modexp_edges),

@@ -56,7 +56,7 @@ static void test_select_api(void **state)
     assert_string_equal(ctbn_backend_name(), "portable");
 
     /* a known but unsupported backend fails too */
-    static const char *all[] = { "portable", "adx", "avx2", "ifma" };
+    static const char *all[] = { "portable", "adx", "avx512y", "avx2", "avx512", "ifma" };
     for (size_t k = 0; k < ARRAY_LEN(all); k++) {
         int listed = 0;
         for (size_t i = 0; i < count; i++)

@@ -231,6 +231,18 @@ static void test_provider_params(void **state)
     assert_string_equal(version, CTRSA_VERSION);
     assert_non_null(buildinfo);
     assert_non_null(strstr(buildinfo, "bignum backend: "));
+    /* it names the backend in use, and every backend this CPU supports */
+    {
+        const char *be = NULL;
+        OSSL_PARAM bp[] = { OSSL_PARAM_utf8_ptr("ctrsa-backend", &be, 0), OSSL_PARAM_END };
+        char want[64];
+        assert_int_equal(OSSL_PROVIDER_get_params(prov_ctrsa, bp), 1);
+        assert_non_null(be);
+        snprintf(want, sizeof(want), "bignum backend: %s (", be);
+        if (strstr(buildinfo, want) == NULL)
+            fail_msg("build info \"%s\" does not name the backend %s", buildinfo, be);
+        assert_null(strstr(buildinfo, "unknown"));
+    }
     assert_int_equal(status, 1);
     assert_int_equal(OSSL_PROVIDER_self_test(prov_ctrsa), 1);
     assert_non_null(gettable);
