@@ -987,7 +987,7 @@ static void test_blinding_slot_alloc(void **state)
     (void)state;
     /* A fresh key's first signature allocates its slots, then the pair (A and Ai in one
      * block): each failing in turn must fail the call cleanly, never leave a slot half-set. */
-    assert_true(sweep(&op_sign, "provider/blinding.c") >= 2);
+    assert_true(sweep(&op_sign, "provider/key/blinding.c") >= 2);
 }
 
 /* One signature attempt in a thread of its own (a new thread has no scratch area yet):
@@ -1005,7 +1005,7 @@ static void *scratch_attempt_thread(void *arg)
     if (!prep_key(&f))
         return NULL;
     ERR_clear_error();
-    arm(a->n, "provider/scratch.c");
+    arm(a->n, "provider/key/scratch.c");
     int ok = run_sign(&f);
     disarm();
     a->injected = hk.injected;
