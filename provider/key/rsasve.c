@@ -13,7 +13,7 @@
  * about the z kept).
  */
 #include <string.h>
-#include "rsa_key_internal.h"
+#include "rsa_op_internal.h"
 #include "rsasve.h"
 
 /* Each draw is accepted with probability > 1/2, so 128 draws fail with p < 2^-128. */

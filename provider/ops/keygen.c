@@ -25,6 +25,7 @@
 #include "prime.h"
 #include "prov.h"
 #include "rsa_key.h"
+#include "rsa_op.h"
 
 #define GEN_MAX_E_BYTES (8 * CTBN_PRIME_MAX_E_LIMBS)   /* e < 2^256 */
 

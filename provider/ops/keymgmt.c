@@ -17,6 +17,7 @@
 #include "keymgmt_pss.h"
 #include "prov.h"
 #include "rsa_key.h"
+#include "rsa_op.h"
 
 #define KM_DEFAULT_DIGEST "SHA256"
 #define KM_POSSIBLE_SELECTIONS (OSSL_KEYMGMT_SELECT_KEYPAIR | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)

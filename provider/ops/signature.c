@@ -27,6 +27,7 @@
 #include "padmode.h"
 #include "prov.h"
 #include "rsa_key.h"
+#include "rsa_op.h"
 #include "sig_algid.h"
 #include "sig_padding.h"
 
