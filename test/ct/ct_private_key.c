@@ -23,6 +23,7 @@
 
 #include "ct_case.h"
 #include "rsa_key_internal.h"
+#include "rsa_op.h"
 #include "sig_padding.h"
 #include "rsasve.h"
 

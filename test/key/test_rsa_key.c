@@ -17,6 +17,7 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include "rsa_key_internal.h" /* unusable keys: no Montgomery context, no blinding */
+#include "rsa_op.h"
 
 static CTRSA_PROVCTX prov; /* no core handle: errors are dropped; randomness from libctx */
 

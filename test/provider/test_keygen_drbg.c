@@ -1,6 +1,6 @@
 /*
  * Issue 10, defect 5: key generation draws its secrets (prime candidates, Miller-Rabin
- * bases) from the private DRBG. This test links provider/keygen.c and the key object with
+ * bases) from the private DRBG. This test links provider/ops/keygen.c and the key object with
  * the linker wrapping ctrsa_random_bytes (public DRBG) and ctrsa_random_priv_bytes
  * (private DRBG): the wrappers count the bytes each gives, then call the real function.
  *

@@ -2,7 +2,9 @@
  * The blinding cache: per key, CTRSA_BLINDING_SLOTS pairs (A, Ai) = (r^e, r^-1) mod n in
  * Montgomery form, each with its own lock. The slots are allocated at the key's first
  * private operation and each pair at the slot's first use, so a key that only verifies pays
- * nothing for them; the operation's scratch space is the thread's (scratch.c). After each use a pair is
+ * nothing for them; the operation's scratch space is the thread's (scratch.c). The slots'
+ * storage belongs to the key object (blinding_slots.c, freed with the key); this file
+ * fills and uses the pairs, and the key object never calls it. After each use a pair is
  * squared ((r^2)^e = A^2, (r^2)^-1 = Ai^2: Gutmann's trick, a cost of two Montgomery
  * squarings instead of a modexp and an inverse); after CTRSA_BLINDING_MAX_USES uses, or in
  * a process other than the one that made it (fork), it is replaced by a fresh random pair.
@@ -19,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <openssl/crypto.h>
-#include "rsa_key_internal.h"
+#include "rsa_op_internal.h"
 
 static uint64_t fork_generation;
 static unsigned max_uses = CTRSA_BLINDING_MAX_USES;
@@ -37,52 +39,6 @@ static void setup(void)
     const char *cache = secure_getenv("CTRSA_BLINDING_CACHE");
     if (cache != NULL && strcmp(cache, "0") == 0)
         max_uses = 1;
-}
-
-void ctrsa_blinding_init(CTRSA_KEY *key)
-{
-    pthread_once(&setup_once, setup);
-    key->slots = NULL;
-}
-
-/* Wipe and free n slots' pairs and the slots themselves. */
-static void slots_free(ctrsa_blinding_slot *slots, size_t nlimbs)
-{
-    for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++) {
-        ctrsa_blinding_slot *slot = &slots[i];
-        OPENSSL_clear_free(slot->A, slot->A ? 2 * nlimbs * sizeof(ctbn_limb) : 0);
-        pthread_mutex_destroy(&slot->lock);
-    }
-    OPENSSL_free(slots);
-}
-
-void ctrsa_blinding_free(CTRSA_KEY *key)
-{
-    if (key->slots != NULL)
-        slots_free(key->slots, key->nlimbs);
-    key->slots = NULL;
-}
-
-/* The key's slots, allocated by the first caller (threads racing here agree on one array:
- * the losers free theirs). NULL (error raised) on allocation failure. */
-static ctrsa_blinding_slot *slots_get(CTRSA_KEY *key)
-{
-    ctrsa_blinding_slot *slots = __atomic_load_n(&key->slots, __ATOMIC_ACQUIRE);
-    if (slots != NULL)
-        return slots;
-    ctrsa_blinding_slot *fresh = OPENSSL_zalloc(CTRSA_BLINDING_SLOTS * sizeof(*fresh));
-    if (fresh == NULL) {
-        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "blinding cache");
-        return NULL;
-    }
-    for (size_t i = 0; i < CTRSA_BLINDING_SLOTS; i++)
-        pthread_mutex_init(&fresh[i].lock, NULL);
-    ctrsa_blinding_slot *expected = NULL;
-    if (__atomic_compare_exchange_n(&key->slots, &expected, fresh, 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-        return fresh;
-    slots_free(fresh, key->nlimbs);
-    return expected;
 }
 
 /*
@@ -181,7 +137,10 @@ ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key, ctbn_limb *scratch)
     if (home == UINT_MAX)
         home = __atomic_fetch_add(&next_home, 1, __ATOMIC_RELAXED) % CTRSA_BLINDING_SLOTS;
 
-    ctrsa_blinding_slot *slots = slots_get(key), *slot = NULL;
+    /* The fork handler and the CTRSA_BLINDING_CACHE switch, once per process, before any
+     * pair exists (so every pair's generation is counted from the handler's registration). */
+    pthread_once(&setup_once, setup);
+    ctrsa_blinding_slot *slots = ctrsa_key_blinding_slots(key), *slot = NULL;
     if (slots == NULL)
         return NULL;
     for (unsigned i = 0; i < CTRSA_BLINDING_SLOTS && slot == NULL; i++) {

@@ -9,7 +9,7 @@
  * refused), and the stack copies are wiped.
  */
 #include <openssl/crypto.h>
-#include "rsa_key_internal.h"
+#include "rsa_op_internal.h"
 
 int ctrsa_key_public_exponent_ok(const CTRSA_KEY *key)
 {

@@ -1,7 +1,8 @@
 /*
  * The RSA key object: import with validation, Montgomery contexts built once, export view,
- * match, validate, dup. The operations are in rsa_private.c and rsa_public.c; the blinding
- * cache in blinding.c. Contracts in rsa_key.h.
+ * match, dup. Contracts in rsa_key.h. What computes with the key (rsa_private.c,
+ * rsa_public.c, the blinding cache in blinding.c, the pairwise test in rsa_check.c) uses
+ * this file and is never called from it: it includes rsa_key_internal.h, not rsa_op.h.
  *
  * Secrets: d, the primes, the CRT exponents and coefficients. Their checks on import run on
  * constant-time engine paths; only the verdict (key accepted or not) is branched on, and a
@@ -24,8 +25,7 @@ CTRSA_KEY *ctrsa_key_new(CTRSA_PROVCTX *prov)
     key->prov = prov;
     key->refs = 1;
     pthread_mutex_init(&key->d_hash_lock, NULL);
-    ctrsa_blinding_init(key);
-    return key;
+    return key;   /* no blinding slots yet (key->slots NULL): the first private op makes them */
 }
 
 /* A Montgomery context sized to its modulus (CTBN_MONT_BYTES), zeroed; NULL on failure. */
@@ -63,7 +63,7 @@ static void key_clear(CTRSA_KEY *key)
 /* Release the key's locks and blinding pairs (the slots' buffers are wiped). */
 static void key_release_locks(CTRSA_KEY *key)
 {
-    ctrsa_blinding_free(key);
+    ctrsa_key_blinding_slots_free(key);
     pthread_mutex_destroy(&key->d_hash_lock);
 }
 
@@ -489,6 +489,20 @@ end:
     return ok;
 }
 
+/*
+ * Limbs of the private operation's scratch (the layout in rsa_key_internal.h: its own values,
+ * the CRT temporaries, then the larger of the modexp's scratch and the blinding refresh's
+ * inverse), computed once at import. Public: the key's lengths only.
+ */
+static size_t private_scratch_limbs(const CTRSA_KEY *key)
+{
+    size_t modexp = key->crt ? CTBN_MODEXP2_SCRATCH(key->plimbs, key->qlimbs)
+                             : CTBN_MODEXP_SCRATCH(key->nlimbs);
+    if (modexp < CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs)
+        modexp = CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs;
+    return modexp + CTRSA_WORK_AT(key->nlimbs);
+}
+
 static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
 {
     CTRSA_PROVCTX *prov = key->prov;
@@ -507,7 +521,7 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     }
     if (nums->nprimes >= 2 && !set_factors(key, nums, key->d))
         return 0;
-    key->scratch_limbs = ctrsa_key_private_scratch_limbs(key);
+    key->scratch_limbs = private_scratch_limbs(key);
     key->has_private = 1;
     return 1;
 }
@@ -557,7 +571,8 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     key->refs = refs;
     key->is_pss = is_pss;
     pthread_mutex_init(&key->d_hash_lock, NULL);
-    ctrsa_blinding_init(key);
+    /* key->slots is NULL, as fresh's was after key_release_locks: no pair of the old
+     * numbers survives, and the next private operation makes new ones. */
     OPENSSL_free(fresh);
     return 1;
 }
@@ -738,31 +753,6 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
         return NULL;
     }
     return copy;
-}
-
-int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
-{
-    if (!key->has_public || !ctrsa_key_computable(key))
-        return 0;
-    if (!check_private)
-        return 1;
-    if (!key->has_private)
-        return 0;
-    /* The numbers were checked on import; the pairwise test runs the real operations. */
-    size_t k = key->k;
-    uint8_t *x = OPENSSL_zalloc(k), *s = OPENSSL_zalloc(k), *y = OPENSSL_zalloc(k);
-    int ok = 0;
-    if (x != NULL && s != NULL && y != NULL
-        && ctrsa_random_bytes(key->prov, x + 1, k - 1)
-        && ctrsa_key_private_op((CTRSA_KEY *)key, s, x)
-        && ctrsa_key_public_op_unbounded(key, y, s))
-        ok = CRYPTO_memcmp(x, y, k) == 0;
-    if (!ok)
-        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "pairwise test failed");
-    OPENSSL_clear_free(x, k);
-    OPENSSL_clear_free(s, k);
-    OPENSSL_clear_free(y, k);
-    return ok;
 }
 
 int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32])

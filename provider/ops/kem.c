@@ -1,6 +1,6 @@
 /*
  * The "RSA" KEM (OpenSSL 3.0's EVP_PKEY_encapsulate/EVP_PKEY_decapsulate), with its one
- * operation, "RSASVE" (NIST SP 800-56B rev. 2, 7.2.1): provider/rsasve.c on the key object,
+ * operation, "RSASVE" (NIST SP 800-56B rev. 2, 7.2.1): provider/key/rsasve.c on the key object,
  * decapsulation on the constant-time private path (ctrsa_key_private_op).
  *
  * Behaviour follows OpenSSL's default provider (providers/implementations/kem/rsa_kem.c)

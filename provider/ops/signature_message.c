@@ -6,7 +6,7 @@
  * signature/rsa_sig.c, its "sigalgs"), with the same names and aliases so that one name
  * finds both providers' implementations.
  *
- * The signing itself is the "RSA" signature operation of provider/signature.c: each context
+ * The signing itself is the "RSA" signature operation of provider/ops/signature.c: each context
  * here holds one of its contexts, driven through its own dispatch table (looked up by
  * function id), set to pad-mode pkcs1 and the algorithm's digest. This file only adds the
  * hashing of the message (update/final and the one-shot forms), the signature given as a
@@ -56,7 +56,7 @@ typedef struct msg_ctx {
     CTRSA_PROVCTX *prov;
     const char *mdname;     /* the algorithm's digest, fixed at newctx */
     char *propq;            /* from newctx, for fetching the digest */
-    void *inner;            /* the "RSA" signature context of provider/signature.c */
+    void *inner;            /* the "RSA" signature context of provider/ops/signature.c */
     EVP_MD *md;             /* the digest that hashes messages, fetched on first use */
     EVP_MD_CTX *mdctx;
     enum msg_op op;

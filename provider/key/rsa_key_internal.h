@@ -1,7 +1,8 @@
 /*
- * The inside of the RSA key object, shared by rsa_key.c (import, checks, export),
- * rsa_private.c (the private operation), rsa_public.c (the fast verify path) and
- * blinding.c (the blinding cache). Nothing outside these files sees it.
+ * The inside of the RSA key object, for provider/key/ only: rsa_key.c (import, export)
+ * and blinding_slots.c (the blinding cache's storage) implement it; the files that
+ * compute with the key read it through rsa_op_internal.h, which includes this header.
+ * Nothing outside provider/key/ sees it.
  */
 #ifndef CTRSA_RSA_KEY_INTERNAL_H
 #define CTRSA_RSA_KEY_INTERNAL_H
@@ -79,60 +80,20 @@ struct ctrsa_key {
     ctrsa_pss_restriction pss;
 };
 
-/* blinding.c */
-void ctrsa_blinding_init(CTRSA_KEY *key);
-void ctrsa_blinding_free(CTRSA_KEY *key);
 /*
- * Take a blinding slot for one private operation: locked, its pair fresh for this process
- * and ready. scratch (key->scratch_limbs limbs, the calling thread's) serves a refresh and
- * is wiped after it. Returns NULL (error raised) on failure.
- * CT: which slot is taken depends on thread scheduling only, never on secrets.
+ * The blinding cache's storage (blinding_slots.c): the key's CTRSA_BLINDING_SLOTS slots,
+ * allocated by the first caller, each slot's lock initialised and its pair not ready
+ * (threads racing here agree on one array: the losers free theirs). NULL (error raised) on
+ * allocation failure. What fills and uses the pairs is blinding.c's (rsa_op_internal.h).
  */
-ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key, ctbn_limb *scratch);
-/* Square the pair for its next use (A := A^2, Ai := Ai^2) and unlock. */
-void ctrsa_blinding_release(CTRSA_KEY *key, ctrsa_blinding_slot *slot);
-
-/*
- * ctrsa_key_public_op without the bound on e's size, for the pairwise test of a key pair
- * (OpenSSL bounds e in its public operations only). Contract otherwise as
- * ctrsa_key_public_op's.
- */
-int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
-
-/* 1 if e is within OpenSSL's bound for public operations on this key (at most 64 bits once n
- * has more than 3072); else 0 with the error raised. Every public operation checks it first
- * (ctrsa_key_public_op, RSASVE's encapsulation). Public values only. */
-int ctrsa_key_public_exponent_ok(const CTRSA_KEY *key);
-
-/*
- * scratch.c: the calling thread's scratch area of at least `limbs` limbs, grown (never
- * shrunk) to the largest private operation the thread has run, freed (wiped) when the thread
- * exits. Its contents are secret while an operation runs; the caller wipes what it used
- * before returning. NULL (error raised) if it cannot grow. Fork-safe by construction: a
- * child's only thread keeps the forking thread's area, which holds nothing between
- * operations.
- */
-ctbn_limb *ctrsa_thread_scratch(CTRSA_PROVCTX *prov, size_t limbs);
-
-/* Limb-count helpers. */
-size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key);
+ctrsa_blinding_slot *ctrsa_key_blinding_slots(CTRSA_KEY *key);
+/* Wipe and free the slots' pairs and the slots, if any; key->slots is NULL after. */
+void ctrsa_key_blinding_slots_free(CTRSA_KEY *key);
 
 /* The private operation's scratch layout (rsa_private.c): five nl-limb values at the start,
  * the CRT temporaries from CTRSA_CRT_TEMPS_AT(nl), the modexp's scratch from
- * CTRSA_WORK_AT(nl). */
+ * CTRSA_WORK_AT(nl). rsa_key.c sizes key->scratch_limbs from it at import. */
 #define CTRSA_CRT_TEMPS_AT(nl) (5 * (size_t)(nl))
 #define CTRSA_WORK_AT(nl) (20 * (size_t)(nl))
-
-/*
- * out (nl limbs) := x^E mod n by CRT, for the exponent E given by its residues ep mod (p-1)
- * (plimbs, public length pbits) and eq mod (q-1): x mod p and mod q, both half-size
- * modexps in one two-at-once call, Garner's recombination with qInv. Used with (dP, dQ)
- * for the private operation and with (p-2, q-2) for Fermat inverses. x < n. crt keys only.
- * tmp: the CRT temporaries (15 nl limbs); work: CTBN_MODEXP2_SCRATCH(plimbs, qlimbs).
- * CT: only the key's lengths leak.
- */
-void ctrsa_key_crt_exp(const CTRSA_KEY *key, ctbn_limb *out, const ctbn_limb *x,
-                       const ctbn_limb *ep, const ctbn_limb *eq, ctbn_limb *tmp,
-                       ctbn_limb *work);
 
 #endif

@@ -15,7 +15,7 @@
  */
 #include <pthread.h>
 #include <openssl/crypto.h>
-#include "rsa_key_internal.h"
+#include "rsa_op_internal.h"
 
 typedef struct thread_area {
     size_t limbs;

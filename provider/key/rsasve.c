@@ -1,6 +1,6 @@
 /*
  * RSASVE (NIST SP 800-56B rev. 2, 7.2.1): the secret-value encapsulation behind the "RSA"
- * KEM (provider/kem.c), on the key object.
+ * KEM (provider/ops/kem.c), on the key object.
  *
  * Generate: z uniform in [2, n-2] (1 < z < n-1, the standard's range, as OpenSSL's default
  * provider draws it), c = z^e mod n; the secret is z as k bytes, big-endian, zero-padded.
@@ -13,7 +13,7 @@
  * about the z kept).
  */
 #include <string.h>
-#include "rsa_key_internal.h"
+#include "rsa_op_internal.h"
 #include "rsasve.h"
 
 /* Each draw is accepted with probability > 1/2, so 128 draws fail with p < 2^-128. */

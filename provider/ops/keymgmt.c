@@ -1,8 +1,8 @@
 /*
- * Key management for "RSA" and "RSA-PSS": the key object (provider/rsa_key.h) behind
+ * Key management for "RSA" and "RSA-PSS": the key object (provider/key/rsa_key.h) behind
  * OpenSSL's EVP_PKEY. Keys arrive by import (EVP_PKEY_fromdata, or export from another
  * provider's key, which is how keys decoded by the default provider reach ctrsa) and leave
- * by export. Key generation is in provider/keygen.c; its handlers are in both tables below.
+ * by export. Key generation is in provider/ops/keygen.c; its handlers are in both tables below.
  *
  * The two tables share every handler except import and the type lists: an RSA key refuses
  * RSA-PSS restrictions, an RSA-PSS key accepts, exports and reports them.
@@ -17,6 +17,7 @@
 #include "keymgmt_pss.h"
 #include "prov.h"
 #include "rsa_key.h"
+#include "rsa_op.h"
 
 #define KM_DEFAULT_DIGEST "SHA256"
 #define KM_POSSIBLE_SELECTIONS (OSSL_KEYMGMT_SELECT_KEYPAIR | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)

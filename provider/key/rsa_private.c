@@ -1,7 +1,8 @@
 /*
- * The private operation (sign, decrypt): blinding from the key's cache, CRT with both halves
- * through the engine's two-at-once modexp, recombination, unblinding, and a check of the
- * result with the public exponent before anything is written out.
+ * The private operation (sign, decrypt): blinding from the key's cache (blinding.c), CRT with
+ * both halves through the engine's two-at-once modexp and recombination (crt_exp.c),
+ * unblinding, and a check of the result with the public exponent before anything is written
+ * out. Contract in rsa_op.h.
  *
  * Secret: d, p, q, dP, dQ, qInv, the blinding pair, and every intermediate value; the input
  * and output are handled as secret too (a decrypted block is). Public: the key's lengths,
@@ -10,51 +11,7 @@
  */
 #include <string.h>
 #include <openssl/crypto.h>
-#include "rsa_key_internal.h"
-
-/* Contract in rsa_key_internal.h. */
-__attribute__((noinline)) void ctrsa_scrub_stack(void)
-{
-    /* memset, then an empty asm that takes the area and clobbers memory, so the stores
-     * cannot be dropped: one AVX2 memset instead of 32768 volatile byte stores (those were
-     * about 1.7% of an RSA-2048 signature on Zen 3) */
-    uint8_t area[CTRSA_SCRUB_STACK_BYTES];
-    memset(area, 0, sizeof(area));
-    __asm__ volatile("" : : "r"(area) : "memory");
-}
-
-size_t ctrsa_key_private_scratch_limbs(const CTRSA_KEY *key)
-{
-    size_t modexp = key->crt ? CTBN_MODEXP2_SCRATCH(key->plimbs, key->qlimbs)
-                             : CTBN_MODEXP_SCRATCH(key->nlimbs);
-    if (modexp < CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs)
-        modexp = CTBN_INVERSE_SCRATCH(key->nlimbs) + key->nlimbs;
-    return modexp + CTRSA_WORK_AT(key->nlimbs);
-}
-
-void ctrsa_key_crt_exp(const CTRSA_KEY *key, ctbn_limb *out, const ctbn_limb *x,
-                       const ctbn_limb *ep, const ctbn_limb *eq, ctbn_limb *tmp,
-                       ctbn_limb *work)
-{
-    size_t nl = key->nlimbs, pl = key->plimbs, ql = key->qlimbs;
-    ctbn_limb *xp = tmp, *xq = xp + pl, *mp = xq + ql, *mq = mp + pl, *mqp = mq + ql;
-    ctbn_limb *h = mqp + pl, *prod = h + pl, *red = prod + pl + ql;
-
-    ctbn_mod_reduce(key->mont_p, xp, x, nl, red);
-    ctbn_mod_reduce(key->mont_q, xq, x, nl, red);
-    ctbn_modexp2_ct(key->mont_p, mp, xp, ep, key->pbits,
-                    key->mont_q, mq, xq, eq, key->qbits, work);
-    /* h = (mp - mq) * qInv mod p; qinv_mont is in Montgomery form, so one MontMul. */
-    ctbn_mod_reduce(key->mont_p, mqp, mq, ql, red);
-    ctbn_mod_sub(mp, mp, mqp, key->mont_p->m, pl);
-    ctbn_mont_mul(key->mont_p, h, mp, key->qinv_mont);
-    /* result = mq + q * h < n, computed over pl + ql >= nl limbs. */
-    ctbn_mul(prod, key->mont_q->m, ql, h, pl);
-    ctbn_zero(red, pl + ql);
-    ctbn_copy(red, mq, ql);
-    ctbn_add(prod, prod, red, pl + ql);
-    ctbn_copy(out, prod, nl);
-}
+#include "rsa_op_internal.h"
 
 int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
 {

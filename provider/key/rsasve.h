@@ -1,6 +1,6 @@
 /*
  * RSASVE (NIST SP 800-56B rev. 2, 7.2.1) on the key object, for the "RSA" KEM
- * (provider/kem.c). Implemented in provider/rsasve.c.
+ * (provider/ops/kem.c). Implemented in provider/key/rsasve.c.
  */
 #ifndef CTRSA_RSASVE_H
 #define CTRSA_RSASVE_H

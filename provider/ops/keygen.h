@@ -1,6 +1,7 @@
 /*
- * Key generation for the "RSA" and "RSA-PSS" key managers (provider/keygen.c): the gen
- * handlers that provider/keymgmt.c puts in its two dispatch tables.
+ * Key generation for the "RSA" and "RSA-PSS" key managers (provider/ops/keygen.c; the
+ * engine side is provider/key/rsa_keygen.c): the gen handlers that provider/ops/keymgmt.c
+ * puts in its two dispatch tables.
  *
  * Parameters: "bits" (512..16384, default 2048; 512 is OpenSSL's RSA_MIN_MODULUS_BITS),
  * "primes" (2..5, and at most OpenSSL's cap for the size: 2 below 1024 bits, 3 below 4096,

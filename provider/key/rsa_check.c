@@ -6,12 +6,17 @@
  * Miller-Rabin: a witness of compositeness whose gcd test finds no factor).
  *
  * Public: n, e and everything derived from them (the bases are random but reveal nothing
- * about a key that has only public values here). Every function below is variable time.
+ * about a key that has only public values here). Every function of the public check is
+ * variable time.
+ *
+ * Also the key validation of EVP_PKEY_check and of key generation (ctrsa_key_validate):
+ * the pairwise test, which runs the private and the public operation, so it sits here, on
+ * the side that uses both, and not in the key object (rsa_key.c), which the operations use.
  */
 #include <string.h>
 #include <openssl/crypto.h>
 #include "prime.h"
-#include "rsa_key_internal.h"
+#include "rsa_op_internal.h"
 
 /*
  * Rounds of the enhanced Miller-Rabin test. A round that finds no witness counts against
@@ -184,4 +189,34 @@ int ctrsa_key_check_public(const CTRSA_KEY *key)
     default:
         return 0;   /* raised by the random source or the allocation */
     }
+}
+
+/*
+ * Contract in rsa_op.h. Secret: d and the key's private numbers, used through the private
+ * operation only (constant time). Public: x, a random value from the public DRBG, its image
+ * and the verdict.
+ */
+int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
+{
+    if (!key->has_public || !ctrsa_key_computable(key))
+        return 0;
+    if (!check_private)
+        return 1;
+    if (!key->has_private)
+        return 0;
+    /* The numbers were checked on import; the pairwise test runs the real operations. */
+    size_t k = key->k;
+    uint8_t *x = OPENSSL_zalloc(k), *s = OPENSSL_zalloc(k), *y = OPENSSL_zalloc(k);
+    int ok = 0;
+    if (x != NULL && s != NULL && y != NULL
+        && ctrsa_random_bytes(key->prov, x + 1, k - 1)
+        && ctrsa_key_private_op((CTRSA_KEY *)key, s, x)
+        && ctrsa_key_public_op_unbounded(key, y, s))
+        ok = CRYPTO_memcmp(x, y, k) == 0;
+    if (!ok)
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "pairwise test failed");
+    OPENSSL_clear_free(x, k);
+    OPENSSL_clear_free(s, k);
+    OPENSSL_clear_free(y, k);
+    return ok;
 }

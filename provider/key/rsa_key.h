@@ -1,8 +1,9 @@
 /*
- * The RSA key object: numbers as imported, Montgomery contexts built once, the blinding
- * cache, and the public and private operations on the engine. Implemented in
- * provider/rsa_key.c (import/validation/export), provider/rsa_private.c (CRT, blinding
- * cache, result check) and provider/rsa_public.c (fast verify path).
+ * The RSA key object: numbers as imported, Montgomery contexts built once, the storage of
+ * the blinding cache. Implemented in provider/key/rsa_key.c (import/validation/export) and
+ * provider/key/blinding_slots.c. What computes with the key (the public and private
+ * operations, the checks) is declared in rsa_op.h: those files use the key object, and the
+ * key object never calls them.
  *
  * Byte strings are big-endian and unsigned, as RSA and OSSL_PARAM's BN encoding (after
  * conversion from native order) use. Every private number is secret; n, e and all lengths
@@ -102,48 +103,12 @@ CTRSA_PROVCTX *ctrsa_key_provctx(const CTRSA_KEY *key);
 /* 1 if the public parts (n, e) are equal; with want_private also compares d. */
 int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private);
 
-/*
- * The public-key check (provider/rsa_check.c), with OpenSSL 3.0's verdicts: n without a
- * prime factor below 752, composite and not a prime power (enhanced Miller-Rabin with
- * random bases from the public DRBG); n odd and e odd > 1 hold since import. 1 if the key
- * passes; otherwise CTRSA_R_INVALID_KEY is raised saying why. CT: variable time; n and e
- * are public.
- */
-int ctrsa_key_check_public(const CTRSA_KEY *key);
-/* Full check of the private key plus a pairwise test (x^e^d == x for a random x). */
-int ctrsa_key_validate(const CTRSA_KEY *key, int check_private);
-
 ctrsa_pss_restriction *ctrsa_key_pss(CTRSA_KEY *key);
 const ctrsa_pss_restriction *ctrsa_key_pss_const(const CTRSA_KEY *key);
 
 /* An RSA-PSS key (keymgmt "RSA-PSS") signs and verifies with PSS only, restricted or not. */
 void ctrsa_key_set_pss_type(CTRSA_KEY *key);
 int ctrsa_key_is_pss(const CTRSA_KEY *key);
-
-/*
- * out[0..k) := in^e mod n, with in and out of exactly k = ctrsa_key_size() bytes.
- * Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n, and with CTRSA_R_INVALID_KEY (before any
- * arithmetic) if n has more than CTRSA_SMALL_MODULUS_BITS bits and e more than
- * CTRSA_MAX_PUBEXP_BITS. in and out MAY alias. Public data only.
- */
-int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
-
-/*
- * The same for an encryption: in is the padded message, secret. The arithmetic treats it as
- * such (every public-exponent path keeps its base in constant-time arithmetic) and the
- * stack the engine's kernels used is scrubbed afterwards. CT: the key, the lengths and
- * whether in < n (a property of the padding's output size) leak; in does not.
- */
-int ctrsa_key_encrypt_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
-
-/*
- * out[0..k) := in^d mod n: blinded, by CRT when the key has two primes, checked with the
- * public exponent before anything is written. Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n,
- * CTRSA_R_NOT_PRIVATE_KEY, or CTRSA_R_FAULT_DETECTED. in and out MAY alias.
- * CT: only the key's public lengths and the success of the check leak; in and out are
- * treated as secret (the decrypted block is).
- */
-int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
 
 /*
  * For PKCS#1 v1.5 implicit rejection: out := SHA-256(d as a k-byte big-endian string),
@@ -153,7 +118,8 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in);
 int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32]);
 
 /* Free (wiped) the calling thread's scratch area for private operations, if it has one; a
- * later private operation in the thread makes a new one. The provider's teardown calls it. */
+ * later private operation in the thread makes a new one. The provider's teardown calls it.
+ * provider/key/scratch.c, which uses nothing of the key object. */
 void ctrsa_thread_scratch_release(void);
 
 /*
@@ -168,6 +134,7 @@ void ctrsa_thread_scratch_release(void);
  * Overwrite CTRSA_SCRUB_STACK_BYTES below the caller's frame: after a private operation, a
  * blinding refresh, an encryption (the padded message is secret), a secret taken out of
  * Montgomery form, or a key generation (Miller-Rabin on the secret candidates).
+ * provider/key/scrub_stack.c, which uses nothing of the key object.
  */
 #define CTRSA_SCRUB_STACK_BYTES (32 * 1024)
 void ctrsa_scrub_stack(void);

@@ -31,6 +31,7 @@
 _Static_assert(CTRSA_ENC_MAX_K >= CTBN_MAX_BITS / 8, "CTRSA_ENC_MAX_K below the largest modulus");
 #include "prov.h"
 #include "rsa_key.h"
+#include "rsa_op.h"
 
 /* OpenSSL 3.0's headers predate these names (3.2). */
 #ifndef OSSL_ASYM_CIPHER_PARAM_IMPLICIT_REJECTION
