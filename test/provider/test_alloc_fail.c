@@ -994,7 +994,7 @@ static void test_blinding_slot_alloc(void **state)
 }
 
 /* One signature attempt in a thread of its own (a new thread has no scratch area yet):
- * with the n-th allocation of provider/scratch.c failing, then again with none failing. */
+ * with the n-th allocation of provider/key/scratch.c failing, then again with none failing. */
 typedef struct scratch_attempt {
     unsigned long n;
     int injected, failed_with_error, failed_silently, retry_ok;
