@@ -1028,6 +1028,77 @@ static void test_other_sizes(void **state)
     modulus_free(&m2);
 }
 
+/*
+ * Plans that do not fit their moduli are refused by the drivers (0, r untouched) rather than
+ * run: no kernel; 56 digits for a 2048-bit modulus (W D = 1568 < 64 n + 2); a friendly plan
+ * without the room m~ needs (D = 36, W = 29 at 1024 bits: 1044 < 64 n + W + 2); a radix the
+ * kernels do not have; a friendly plan on the public path. Each also with a fitting twin
+ * that is taken, so the refusals are the plan's, not the size's.
+ */
+static void test_plan_refused(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    struct {
+        size_t bits;
+        ctbn_avx2_plan p;
+        int fits;
+    } cases[] = {
+        { 2048, { 72, 29, 1, NULL, NULL }, 0 },
+        { 2048, { 72, 29, 1, ctbn_avx2_amm72f_x1, NULL }, 1 },
+        { 2048, { 56, 28, 1, ctbn_avx2_amm56f_x1, NULL }, 0 },
+        { 1536, { 56, 28, 1, ctbn_avx2_amm56f_x1, NULL }, 1 },
+        { 1024, { 36, 29, 1, ctbn_avx2_amm36f_x1, NULL }, 0 },
+        { 1024, { 36, 29, 0, ctbn_avx2_amm36_x1, NULL }, 1 },
+        { 1024, { 36, 30, 0, ctbn_avx2_amm36_x1, NULL }, 0 },
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        struct modulus md;
+        modulus_random(&md, cases[c].bits);
+        size_t n = md.n;
+        report_begin("plan %zu: D=%zu W=%u friendly=%d on a %zu-bit modulus", c,
+                     cases[c].p.digits, cases[c].p.bits, cases[c].p.friendly, md.bits);
+        assert_int_equal(ctbn_avx2_plan_fits(&cases[c].p, n), cases[c].fits);
+        ctbn_limb *r = limbs_alloc(n), *r2 = limbs_alloc(n), *b = limbs_alloc(n);
+        ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
+        ctbn_limb e[1] = { 65537 };
+        rand_below(b, md.m, n);
+        BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 1), *want = BN_new();
+        BN_mod_exp(want, bb, be, md.bm, oracle_bn_ctx());
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        memset(r2, 0x5A, n * sizeof(ctbn_limb));
+        int t1 = ctbn_avx2_modexp_ct_with(&cases[c].p, md.ctx, r, b, e, 17, scratch);
+        int t2 = ctbn_avx2_modexp2_ct_with(&cases[c].p, md.ctx, r, b, e, 17, md.ctx, r2, b, e,
+                                           17, scratch);
+        assert_int_equal(t1, cases[c].fits);
+        assert_int_equal(t2, cases[c].fits);
+        if (cases[c].fits) {
+            expect_limbs_bn("fitting plan", r, n, want);
+            expect_limbs_bn("fitting plan (second half)", r2, n, want);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                assert_true(r[i] == 0x5A5A5A5A5A5A5A5Aull && r2[i] == 0x5A5A5A5A5A5A5A5Aull);
+        }
+        /* the public path takes no friendly plan; the others as they fit */
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        int t3 = ctbn_avx2_exp_public_with(&cases[c].p, md.ctx, r, b, e, 1, scratch);
+        assert_int_equal(t3, cases[c].fits && !cases[c].p.friendly);
+        if (t3)
+            expect_limbs_bn("fitting plan, public path", r, n, want);
+        else
+            for (size_t i = 0; i < n; i++)
+                assert_true(r[i] == 0x5A5A5A5A5A5A5A5Aull);
+        BN_free(bb);
+        BN_free(be);
+        BN_free(want);
+        free(r);
+        free(r2);
+        free(b);
+        free(scratch);
+        modulus_free(&md);
+    }
+}
+
 /* ---- the public-exponent hook ---- */
 
 /* An exponent of en limbs for the public path: kind 0: e = 0, 1: 1, 2: 2, 3: 3, 4: 65537,
@@ -1355,6 +1426,7 @@ int main(void)
         cmocka_unit_test(test_modexp_edges),
         cmocka_unit_test(test_modexp_random),
         cmocka_unit_test(test_other_sizes),
+        cmocka_unit_test(test_plan_refused),
         cmocka_unit_test(test_public),
         cmocka_unit_test(test_public_quotient_edges),
         cmocka_unit_test(test_mul_pow2_mod),
