@@ -25,6 +25,9 @@
  *                                   public-exponent path, whose time follows e) at a tenth
  *                                   of the samples: it must say LEAK, or the harness is
  *                                   blind. Default 100000 samples.
+ *   bench_avx512_ct ttest-base [SAMPLES] the same with the bases as the classes: both
+ *                                   bases zero (the extreme operand) against random ones,
+ *                                   random exponents in both; the same control.
  *
  * x86-64 with AVX-512F only (the 512-bit kernels, rdtsc, lfence).
  */
@@ -223,8 +226,11 @@ static uint64_t xorshift(uint64_t *s)
 }
 
 /* control: 0 = ctbn_avx512_modexp2_ct_z (constant time), 1 = the public-exponent path on
- * the same operands (variable time in e: the harness must see it). */
-static void ttest_size(size_t bits, size_t samples, int control)
+ * the same operands (variable time in e: the harness must see it). bases: the classes are
+ * the bases (0: both zero, the extreme operand: every table entry but R' is zero, every
+ * product of a zero digit; 1: random) with random exponents in both, instead of the
+ * exponents. */
+static void ttest_size(size_t bits, size_t samples, int control, int bases)
 {
     size_t n = bits / 64;
     ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS];
@@ -246,8 +252,10 @@ static void ttest_size(size_t bits, size_t samples, int control)
         b1[n - 1] &= ~((ctbn_limb)1 << 63);
         b2[n - 1] &= ~((ctbn_limb)1 << 63);
         for (size_t j = 0; j < n; j++) {
-            e1[j] = cls[i] ? xorshift(&seed) : 0;
-            e2[j] = cls[i] ? xorshift(&seed) : 0;
+            e1[j] = cls[i] || bases ? xorshift(&seed) : 0;
+            e2[j] = cls[i] || bases ? xorshift(&seed) : 0;
+            if (bases && !cls[i])
+                b1[j] = b2[j] = 0;
         }
         _mm_lfence();
         uint64_t t0 = __rdtsc();
@@ -267,7 +275,10 @@ static void ttest_size(size_t bits, size_t samples, int control)
     qsort(sorted, samples, sizeof(double), cmp_double);
     static const double pct[] = { 100, 99.9, 99, 95, 90, 75, 50 };
     double maxt = 0;
-    printf("| %4zu | %s | %7zu |", bits, control ? "control: public path" : "avx512 modexp2",
+    printf("| %4zu | %s | %7zu |", bits,
+           control ? "control: public path"
+           : bases ? "avx512 modexp2, zero vs random bases"
+                   : "avx512 modexp2",
            samples);
     for (size_t p = 0; p < sizeof(pct) / sizeof(pct[0]); p++) {
         double thr = sorted[(size_t)((double)(samples - 1) * pct[p] / 100.0)];
@@ -290,20 +301,20 @@ static void ttest_size(size_t bits, size_t samples, int control)
     free(c2);
 }
 
-static void ttest(size_t samples)
+static void ttest(size_t samples, int bases)
 {
     /* the control's public path runs on the active backend: the same kernels */
     if (ctbn_backend_select("avx512") != 0)
         die("the avx512 backend is not usable on this CPU");
-    printf("Welch |t|, fixed (zero) vs random exponents, cropped at pooled percentiles; "
-           "|t| < 4.5: no leak detected\n\n");
+    printf("Welch |t|, fixed (zero) vs random %s, cropped at pooled percentiles; "
+           "|t| < 4.5: no leak detected\n\n", bases ? "bases (random exponents)" : "exponents");
     printf("| bits | function | samples | all | p99.9 | p99 | p95 | p90 | p75 | p50 "
            "| max | verdict | median ticks |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     static const size_t sizes[] = { 1024, 1536, 2048 };
     for (size_t i = 0; i < 3; i++) {
-        ttest_size(sizes[i], samples, 0);
-        ttest_size(sizes[i], samples / 10 > 1000 ? samples / 10 : samples, 1);
+        ttest_size(sizes[i], samples, 0, bases);
+        ttest_size(sizes[i], samples / 10 > 1000 ? samples / 10 : samples, 1, 0);
     }
 }
 
@@ -319,13 +330,14 @@ int main(int argc, char **argv)
         modexp2_table();
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "ttest") == 0) {
+    if (argc >= 2 && (strcmp(argv[1], "ttest") == 0 || strcmp(argv[1], "ttest-base") == 0)) {
         size_t samples = argc >= 3 ? (size_t)strtoull(argv[2], NULL, 10) : 100000;
         if (samples < 100)
             die("at least 100 samples");
-        ttest(samples);
+        ttest(samples, strcmp(argv[1], "ttest-base") == 0);
         return 0;
     }
-    fprintf(stderr, "usage: %s cycles | modexp2 | ttest [SAMPLES]\n", argv[0]);
+    fprintf(stderr, "usage: %s cycles | modexp2 | ttest [SAMPLES] | ttest-base [SAMPLES]\n",
+            argv[0]);
     return 2;
 }

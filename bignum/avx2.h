@@ -247,9 +247,16 @@ typedef struct ctbn_avx2_plan {
 ctbn_avx2_plan ctbn_avx2_plan_private(size_t n);
 ctbn_avx2_plan ctbn_avx2_plan_public(size_t n);
 
+/* Whether plan p can run n-limb moduli: a kernel (amm), W 28 or 29, D a multiple of 4 up to
+ * CTBN_AVX2_MAX_DIGITS with W D >= 64 n + 2, and + W more for a friendly plan (R' > 4 m~).
+ * The drivers below refuse any other plan, so that a plan's mistake cannot send a size to
+ * spans or a radix that do not hold it. CT: public. */
+int ctbn_avx2_plan_fits(const ctbn_avx2_plan *p, size_t n);
+
 /* ctbn_avx2_modexp_ct / ctbn_avx2_modexp2_ct on plan p (for ctx->n; modexp2: both halves
- * have that n): 0 without writing when p->digits is 0, the halves' n differ, or the table
- * does not fit the scratch. CT: as those hooks. */
+ * have that n): 0 without writing when p->digits is 0, p does not fit n
+ * (ctbn_avx2_plan_fits), the halves' n differ, or the table does not fit the scratch.
+ * CT: as those hooks. */
 int ctbn_avx2_modexp_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctbn_limb *r,
                              const ctbn_limb *b, const ctbn_limb *e, size_t e_bits,
                              ctbn_limb *scratch);
@@ -259,7 +266,8 @@ int ctbn_avx2_modexp2_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx1, ct
                               const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
 
 /* ctbn_avx2_exp_public_any on plan p (not friendly; for ctx->n): 0 without writing when
- * p->digits is 0. CT: as ctbn_avx2_exp_public_any. */
+ * p->digits is 0, p is friendly or p does not fit n (ctbn_avx2_plan_fits).
+ * CT: as ctbn_avx2_exp_public_any. */
 int ctbn_avx2_exp_public_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctbn_limb *r,
                               const ctbn_limb *b, const ctbn_limb *e, size_t en,
                               ctbn_limb *scratch);

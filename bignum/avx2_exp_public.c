@@ -243,8 +243,8 @@ int ctbn_avx2_exp_public_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctb
     size_t digits = p->digits;
     unsigned w = p->bits;
     ctbn_avx2_amm_x1_fn *amm = p->amm;
-    if (digits == 0 || amm == NULL)
-        return 0; /* public: n */
+    if (digits == 0 || p->friendly || !ctbn_avx2_plan_fits(p, n))
+        return 0; /* public: n and the plan */
     ctbn_avx2_sqr_fn *sqr = p->sqr;
     size_t span = CTBN_AVX2_SPAN(digits);
 

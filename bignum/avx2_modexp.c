@@ -322,6 +322,14 @@ ctbn_avx2_plan ctbn_avx2_plan_private(size_t n)
     return p;
 }
 
+/* ctbn_avx2_plan_fits (contract in avx2.h). CT: public. */
+int ctbn_avx2_plan_fits(const ctbn_avx2_plan *p, size_t n)
+{
+    size_t need = 64 * n + 2 + (p->friendly ? p->bits : 0);
+    return p->amm != NULL && (p->bits == 28 || p->bits == 29) && p->digits % 4 == 0 &&
+           p->digits <= CTBN_AVX2_MAX_DIGITS && p->bits * p->digits >= need;
+}
+
 /* The kernel plan for nc halves on plan p. CT: public. */
 static struct kern kern_for(int nc, const ctbn_avx2_plan *p)
 {
@@ -334,7 +342,7 @@ int ctbn_avx2_modexp_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctbn
                              const ctbn_limb *b, const ctbn_limb *e, size_t e_bits,
                              ctbn_limb *scratch)
 {
-    if (p->digits == 0 || !table_fits(ctx->n, p->digits))
+    if (p->digits == 0 || !ctbn_avx2_plan_fits(p, ctx->n) || !table_fits(ctx->n, p->digits))
         return 0;
     struct kern k = kern_for(1, p);
     struct half h[1];
@@ -349,7 +357,8 @@ int ctbn_avx2_modexp2_ct_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx1, ct
                               const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                               const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
 {
-    if (p->digits == 0 || ctx2->n != ctx1->n || !table_fits(ctx1->n, p->digits))
+    if (p->digits == 0 || !ctbn_avx2_plan_fits(p, ctx1->n) || ctx2->n != ctx1->n ||
+        !table_fits(ctx1->n, p->digits))
         return 0;
     struct kern k = kern_for(2, p);
     struct half h[2];

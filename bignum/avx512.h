@@ -78,10 +78,16 @@
  * Its lane bounds: a row block adds at most VL doubled products (2 VL units of one
  * product's bound) to a lane, a block VL products m y. W = 28: at most D / 2 doubled
  * products, one square and D products m y per lane, 2 D + 1 units: 2^62.83 at D = 56.
- * W = 29: a carry pass after the even blocks (0, 2, 4, ...): the first window holds the
- * squares, row block 0 and block 0 (1 + 2 VL + 3 VL = 41 units), a later one two blocks
- * (2 x 3 VL = 48) and, for the next block's low lanes that the pass skips, that block's
- * own VL in the scalar step: 56 units of 2^58.003, below 2^63.82.
+ * W = 29: a carry pass after the even blocks (0, 2, 4, ...) over registers k + 2 ..
+ * k + D / VL. Row block k + 1 runs in block k, before that pass, and reaches register
+ * k + 1 + D / VL, one above the pass; so a register just above one pass's range collects,
+ * until the next pass two blocks later, three row blocks and two blocks m y besides its
+ * square and the pass's top carry. The worst lane, VL = 8, is lane 80 (register 10, above
+ * the pass after block 0): row blocks 1 to 3 (23 doubled products), its square and blocks
+ * 1 and 2 (15 products m y), 47 (2^W + 2^9)^2 + 15 (2^W - 1)^2 < 2^63.96: below 2^64 by
+ * 3%. With VL = 4 the worst lane is below 2^62.91. bench/avx512_bounds.py mirrors the
+ * body step by step and prints every instance's worst lane and scalar sum (and that the
+ * AMM's schedule, passes after the odd blocks, would take the squaring to 2^64.02).
  *
  * CT: only D, W and the plan (public, from n) steer trip counts, addresses, masks and
  * branches; the digits of a, b, m and the quotients only enter multiplications,

@@ -330,9 +330,17 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (cpu == NULL || *cpu == '\0')
         cpu = "auto";
     if (ctbn_backend_select(cpu) != 0) {
+        /* the names this CPU and build take, from the engine's list (public) */
+        const char *names[8];
+        char list[96] = "";
+        size_t count = ctbn_backend_supported(names, 8);
+        for (size_t i = 0; i < count && i < 8; i++) {
+            strncat(list, names[i], sizeof(list) - strlen(list) - 1);
+            strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+        }
         CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER,
                     "CTRSA_CPU=%s: unknown backend, or not supported by this CPU or build "
-                    "(portable, adx, ifma, auto)", cpu);
+                    "(supported here: %sauto)", cpu, list);
         OSSL_LIB_CTX_free(prov->libctx);
         free(prov);
         return 0;

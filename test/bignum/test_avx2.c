@@ -12,7 +12,9 @@
  * ones, in place, gated and ungated; sizes without a kernel refused.
  * The avx512 backend's kernels (bignum/avx512*.c) work on the same spans and are checked
  * here too, at both register widths (256: always; 512: where the CPU has AVX-512F), against
- * BN and against each other, on the same operands (test_avx512_amm).
+ * BN and against each other, on the same operands (test_avx512_amm); and so are its
+ * whole-modexp and public-exponent hooks at both widths, with every edge case above (the
+ * hook tests run once per set of hooks: hook_sets).
  *
  * Skipped (exit 77, with the reason) when the CPU or OS lacks AVX2 (or BMI2/ADX).
  * Reproduce a failure with CTRSA_TEST_SEED (the report prints it).
@@ -773,7 +775,59 @@ static ctbn_limb *rand_exponent(size_t e_bits)
     return e;
 }
 
-static void check_modexp(const struct modulus *md, size_t e_bits, enum base_kind bk)
+/*
+ * The whole-modexp hooks under test: the AVX2 backend's, or the avx512 backend's at one
+ * register width. backend names the engine backend whose seam (ctbn_modexp_ct, ...) runs
+ * the same hooks; takes(n) is whether the private hooks take n-limb moduli; public_any
+ * computes every e (the AVX2 backend's ctbn_avx2_exp_public_any) or is NULL.
+ */
+typedef int modexp_hook(const ctbn_mont *, ctbn_limb *, const ctbn_limb *, const ctbn_limb *,
+                        size_t, ctbn_limb *);
+typedef int modexp2_hook(const ctbn_mont *, ctbn_limb *, const ctbn_limb *, const ctbn_limb *,
+                         size_t, const ctbn_mont *, ctbn_limb *, const ctbn_limb *,
+                         const ctbn_limb *, size_t, ctbn_limb *);
+struct hooks {
+    const char *backend;
+    modexp_hook *modexp;
+    modexp2_hook *modexp2;
+    modexp_hook *public_hook;
+    modexp_hook *public_any;
+    int (*takes)(size_t n);
+};
+
+static int avx2_takes(size_t n)
+{
+    return ctbn_avx2_digits(n) != 0;
+}
+
+static int avx512_takes(size_t n)
+{
+    return n == 16 || n == 24 || n == 32;
+}
+
+static const struct hooks avx2_hooks = { "avx2", ctbn_avx2_modexp_ct, ctbn_avx2_modexp2_ct,
+                                         ctbn_avx2_modexp_public_vartime,
+                                         ctbn_avx2_exp_public_any, avx2_takes };
+static const struct hooks avx512y_hooks = { "avx512y", ctbn_avx512_modexp_ct_y,
+                                            ctbn_avx512_modexp2_ct_y,
+                                            ctbn_avx512_exp_public_y, NULL, avx512_takes };
+static const struct hooks avx512z_hooks = { "avx512", ctbn_avx512_modexp_ct_z,
+                                            ctbn_avx512_modexp2_ct_z,
+                                            ctbn_avx512_exp_public_z, NULL, avx512_takes };
+
+/* The hook sets this CPU runs (the 512-bit one where it has AVX-512F): *sets, their count. */
+static size_t hook_sets(const struct hooks **sets)
+{
+    size_t c = 0;
+    sets[c++] = &avx2_hooks;
+    sets[c++] = &avx512y_hooks;
+    if (ctbn_cpu_features() & CTBN_CPU_AVX512F)
+        sets[c++] = &avx512z_hooks;
+    return c;
+}
+
+static void check_modexp(const struct hooks *H, const struct modulus *md, size_t e_bits,
+                         enum base_kind bk)
 {
     size_t n = md->n, en = CTBN_LIMBS(e_bits);
     ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
@@ -783,22 +837,23 @@ static void check_modexp(const struct modulus *md, size_t e_bits, enum base_kind
     BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
     BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
 
-    report_begin("avx2 modexp_ct e_bits=%zu, %zu-bit m (n=%zu)", e_bits, md->bits, n);
+    report_begin("%s modexp_ct e_bits=%zu, %zu-bit m (n=%zu)", H->backend, e_bits, md->bits,
+                 n);
     report_operand("m", md->m, n);
     report_operand("b", b, n);
     report_operand("e", e, en);
-    use_backend("avx2");
+    use_backend(H->backend);
     /* the hook takes the sizes it has kernels for (and only those) */
-    int taken = ctbn_avx2_modexp_ct(md->ctx, r, b, e, e_bits, scratch);
-    assert_int_equal(taken, ctbn_avx2_digits(n) != 0);
+    int taken = H->modexp(md->ctx, r, b, e, e_bits, scratch);
+    assert_int_equal(taken, H->takes(n));
     if (taken)
-        expect_limbs_bn("ctbn_avx2_modexp_ct", r, n, want);
+        expect_limbs_bn("modexp_ct hook", r, n, want);
     memcpy(r, b, n * sizeof(ctbn_limb));
     ctbn_modexp_ct(md->ctx, r, r, e, e_bits, scratch);
-    expect_limbs_bn("avx2 b^e mod m through the seam (r = b)", r, n, want);
+    expect_limbs_bn("b^e mod m through the seam (r = b)", r, n, want);
     use_backend("portable");
     ctbn_modexp_ct(md->ctx, rp, b, e, e_bits, scratch);
-    expect_limbs_eq("avx2 vs portable", r, rp, n);
+    expect_limbs_eq("hook vs portable", r, rp, n);
 
     BN_free(bb);
     BN_free(be);
@@ -810,8 +865,9 @@ static void check_modexp(const struct modulus *md, size_t e_bits, enum base_kind
     free(scratch);
 }
 
-static void check_modexp2(const struct modulus *m1, const struct modulus *m2, size_t e1_bits,
-                          size_t e2_bits, enum base_kind bk1, enum base_kind bk2)
+static void check_modexp2(const struct hooks *H, const struct modulus *m1,
+                          const struct modulus *m2, size_t e1_bits, size_t e2_bits,
+                          enum base_kind bk1, enum base_kind bk2)
 {
     size_t n = m1->n;
     ctbn_limb *b1 = limbs_alloc(n), *b2 = limbs_alloc(n);
@@ -827,28 +883,28 @@ static void check_modexp2(const struct modulus *m1, const struct modulus *m2, si
     BN_mod_exp(w1, bb1, be1, m1->bm, oracle_bn_ctx());
     BN_mod_exp(w2, bb2, be2, m2->bm, oracle_bn_ctx());
 
-    report_begin("avx2 modexp2_ct e1_bits=%zu e2_bits=%zu, %zu/%zu-bit moduli", e1_bits,
-                 e2_bits, m1->bits, m2->bits);
+    report_begin("%s modexp2_ct e1_bits=%zu e2_bits=%zu, %zu/%zu-bit moduli", H->backend,
+                 e1_bits, e2_bits, m1->bits, m2->bits);
     report_operand("m1", m1->m, n);
     report_operand("b1", b1, n);
     report_operand("e1", e1, CTBN_LIMBS(e1_bits));
     report_operand("m2", m2->m, n);
     report_operand("b2", b2, n);
     report_operand("e2", e2, CTBN_LIMBS(e2_bits));
-    use_backend("avx2");
-    assert_int_equal(ctbn_avx2_modexp2_ct(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2,
-                                          e2_bits, scratch), 1);
-    expect_limbs_bn("avx2 r1", r1, n, w1);
-    expect_limbs_bn("avx2 r2", r2, n, w2);
+    use_backend(H->backend);
+    assert_int_equal(H->modexp2(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2, e2_bits,
+                                scratch), 1);
+    expect_limbs_bn("hook r1", r1, n, w1);
+    expect_limbs_bn("hook r2", r2, n, w2);
     memcpy(r1, b1, n * sizeof(ctbn_limb));
     memcpy(r2, b2, n * sizeof(ctbn_limb));
     ctbn_modexp2_ct(m1->ctx, r1, r1, e1, e1_bits, m2->ctx, r2, r2, e2, e2_bits, scratch);
-    expect_limbs_bn("avx2 r1 (r1 = b1)", r1, n, w1);
-    expect_limbs_bn("avx2 r2 (r2 = b2)", r2, n, w2);
+    expect_limbs_bn("seam r1 (r1 = b1)", r1, n, w1);
+    expect_limbs_bn("seam r2 (r2 = b2)", r2, n, w2);
     use_backend("portable");
     ctbn_modexp2_ct(m1->ctx, p1, b1, e1, e1_bits, m2->ctx, p2, b2, e2, e2_bits, scratch);
-    expect_limbs_eq("avx2 vs portable r1", r1, p1, n);
-    expect_limbs_eq("avx2 vs portable r2", r2, p2, n);
+    expect_limbs_eq("hook vs portable r1", r1, p1, n);
+    expect_limbs_eq("hook vs portable r2", r2, p2, n);
 
     BN_free(bb1);
     BN_free(be1);
@@ -868,46 +924,58 @@ static void check_modexp2(const struct modulus *m1, const struct modulus *m2, si
 }
 
 /* Every modulus kind at every size, every edge base with the window-edge exponent lengths
- * (0, 1 bit, each change of window width, full), one half and two halves. */
+ * (0, 1 bit, each change of window width, full), one half and two halves; for each set of
+ * hooks (hook_sets: AVX2, avx512 at 256 bits and, with AVX-512F, at 512 bits). */
 static void test_modexp_edges(void **state)
 {
     (void)state;
     SEED_TEST();
     static const size_t lens[] = { 0, 1, 2, 7, 8, 31, 32, 127, 128, 511, 512 };
-    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
-        size_t n = CTBN_LIMBS(avx2_bits[s]);
-        for (int kind = 0; kind < MOD_KINDS; kind++) {
-            struct modulus m1, m2;
-            modulus_make(&m1, n, avx2_bits[s], (enum mod_kind)kind);
-            modulus_make(&m2, n, avx2_bits[s], (enum mod_kind)((kind + 1) % MOD_KINDS));
-            for (int bk = 0; bk < BASE_KINDS; bk++) {
-                size_t l = rng_below(ARRAY_LEN(lens)), l2 = rng_below(ARRAY_LEN(lens));
-                check_modexp(&m1, lens[l], (enum base_kind)bk);
-                check_modexp(&m1, m1.bits, (enum base_kind)bk);
-                check_modexp2(&m1, &m2, lens[l], lens[l2], (enum base_kind)bk,
-                              (enum base_kind)((bk + 1) % BASE_KINDS));
-                check_modexp2(&m1, &m2, m1.bits, m2.bits, (enum base_kind)bk, BASE_RANDOM);
+    const struct hooks *sets[3];
+    size_t nsets = hook_sets(sets);
+    for (size_t h = 0; h < nsets; h++) {
+        for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+            size_t n = CTBN_LIMBS(avx2_bits[s]);
+            for (int kind = 0; kind < MOD_KINDS; kind++) {
+                struct modulus m1, m2;
+                modulus_make(&m1, n, avx2_bits[s], (enum mod_kind)kind);
+                modulus_make(&m2, n, avx2_bits[s], (enum mod_kind)((kind + 1) % MOD_KINDS));
+                for (int bk = 0; bk < BASE_KINDS; bk++) {
+                    size_t l = rng_below(ARRAY_LEN(lens)), l2 = rng_below(ARRAY_LEN(lens));
+                    check_modexp(sets[h], &m1, lens[l], (enum base_kind)bk);
+                    check_modexp(sets[h], &m1, m1.bits, (enum base_kind)bk);
+                    check_modexp2(sets[h], &m1, &m2, lens[l], lens[l2], (enum base_kind)bk,
+                                  (enum base_kind)((bk + 1) % BASE_KINDS));
+                    check_modexp2(sets[h], &m1, &m2, m1.bits, m2.bits, (enum base_kind)bk,
+                                  BASE_RANDOM);
+                }
+                modulus_free(&m1);
+                modulus_free(&m2);
             }
-            modulus_free(&m1);
-            modulus_free(&m2);
         }
     }
 }
 
-/* Random moduli (shorter ones too) in CRT-like pairs with full-length exponents. */
+/* Random moduli (shorter ones too) in CRT-like pairs with full-length exponents, for each
+ * set of hooks. */
 static void test_modexp_random(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
-        for (int it = 0; it < 8; it++) {
-            struct modulus m1, m2;
-            modulus_random(&m1, avx2_bits[s]);
-            modulus_random(&m2, avx2_bits[s]);
-            check_modexp2(&m1, &m2, m1.bits, m2.bits - rng_below(2), BASE_RANDOM, BASE_RANDOM);
-            check_modexp(&m1, m1.bits, BASE_RANDOM);
-            modulus_free(&m1);
-            modulus_free(&m2);
+    const struct hooks *sets[3];
+    size_t nsets = hook_sets(sets);
+    for (size_t h = 0; h < nsets; h++) {
+        for (size_t s = 0; s < ARRAY_LEN(avx2_bits); s++) {
+            for (int it = 0; it < 8; it++) {
+                struct modulus m1, m2;
+                modulus_random(&m1, avx2_bits[s]);
+                modulus_random(&m2, avx2_bits[s]);
+                check_modexp2(sets[h], &m1, &m2, m1.bits, m2.bits - rng_below(2), BASE_RANDOM,
+                              BASE_RANDOM);
+                check_modexp(sets[h], &m1, m1.bits, BASE_RANDOM);
+                modulus_free(&m1);
+                modulus_free(&m2);
+            }
         }
     }
 }
@@ -918,36 +986,117 @@ static void test_other_sizes(void **state)
     (void)state;
     SEED_TEST();
     static const size_t sizes[] = { 512, 768, 1000 + 64, 3072, 4096 };
-    for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
-        struct modulus md;
-        modulus_random(&md, sizes[s]);
-        size_t n = md.n;
-        ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
-        ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
-        ctbn_limb e[1] = { 65537 };
-        rand_below(b, md.m, n);
-        memset(r, 0x5A, n * sizeof(ctbn_limb));
-        assert_int_equal(ctbn_avx2_modexp_ct(md.ctx, r, b, e, 17, scratch), 0);
-        assert_int_equal(ctbn_avx2_modexp2_ct(md.ctx, r, b, e, 17, md.ctx, r, b, e, 17,
-                                              scratch), 0);
-        for (size_t i = 0; i < n; i++)
-            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
-        check_modexp(&md, 17, BASE_RANDOM); /* through the seam: the generic path */
-        free(r);
-        free(b);
-        free(scratch);
-        modulus_free(&md);
+    const struct hooks *sets[3];
+    size_t nsets = hook_sets(sets);
+    for (size_t h = 0; h < nsets; h++) {
+        for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
+            struct modulus md;
+            modulus_random(&md, sizes[s]);
+            size_t n = md.n;
+            ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
+            ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
+            ctbn_limb e[1] = { 65537 };
+            rand_below(b, md.m, n);
+            memset(r, 0x5A, n * sizeof(ctbn_limb));
+            use_backend(sets[h]->backend);
+            assert_int_equal(sets[h]->modexp(md.ctx, r, b, e, 17, scratch), 0);
+            assert_int_equal(sets[h]->modexp2(md.ctx, r, b, e, 17, md.ctx, r, b, e, 17, scratch),
+                             0);
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
+            check_modexp(sets[h], &md, 17, BASE_RANDOM); /* through the seam: the generic path */
+            free(r);
+            free(b);
+            free(scratch);
+            modulus_free(&md);
+        }
     }
     struct modulus m1, m2;
     modulus_random(&m1, 1024);
     modulus_random(&m2, 2048);
     ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(16, 32));
     ctbn_limb r1[16], r2[32], b1[16] = { 2 }, b2[32] = { 3 }, e[1] = { 3 };
-    assert_int_equal(ctbn_avx2_modexp2_ct(m1.ctx, r1, b1, e, 2, m2.ctx, r2, b2, e, 2, scratch),
-                     0);
+    for (size_t h = 0; h < nsets; h++) {
+        use_backend(sets[h]->backend);
+        assert_int_equal(sets[h]->modexp2(m1.ctx, r1, b1, e, 2, m2.ctx, r2, b2, e, 2, scratch),
+                         0);
+        assert_int_equal(sets[h]->modexp2(m2.ctx, r2, b2, e, 2, m1.ctx, r1, b1, e, 2, scratch),
+                         0);
+    }
     free(scratch);
     modulus_free(&m1);
     modulus_free(&m2);
+}
+
+/*
+ * Plans that do not fit their moduli are refused by the drivers (0, r untouched) rather than
+ * run: no kernel; 56 digits for a 2048-bit modulus (W D = 1568 < 64 n + 2); a friendly plan
+ * without the room m~ needs (D = 36, W = 29 at 1024 bits: 1044 < 64 n + W + 2); a radix the
+ * kernels do not have; a friendly plan on the public path. Each also with a fitting twin
+ * that is taken, so the refusals are the plan's, not the size's.
+ */
+static void test_plan_refused(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    struct {
+        size_t bits;
+        ctbn_avx2_plan p;
+        int fits;
+    } cases[] = {
+        { 2048, { 72, 29, 1, NULL, NULL }, 0 },
+        { 2048, { 72, 29, 1, ctbn_avx2_amm72f_x1, NULL }, 1 },
+        { 2048, { 56, 28, 1, ctbn_avx2_amm56f_x1, NULL }, 0 },
+        { 1536, { 56, 28, 1, ctbn_avx2_amm56f_x1, NULL }, 1 },
+        { 1024, { 36, 29, 1, ctbn_avx2_amm36f_x1, NULL }, 0 },
+        { 1024, { 36, 29, 0, ctbn_avx2_amm36_x1, NULL }, 1 },
+        { 1024, { 36, 30, 0, ctbn_avx2_amm36_x1, NULL }, 0 },
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        struct modulus md;
+        modulus_random(&md, cases[c].bits);
+        size_t n = md.n;
+        report_begin("plan %zu: D=%zu W=%u friendly=%d on a %zu-bit modulus", c,
+                     cases[c].p.digits, cases[c].p.bits, cases[c].p.friendly, md.bits);
+        assert_int_equal(ctbn_avx2_plan_fits(&cases[c].p, n), cases[c].fits);
+        ctbn_limb *r = limbs_alloc(n), *r2 = limbs_alloc(n), *b = limbs_alloc(n);
+        ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
+        ctbn_limb e[1] = { 65537 };
+        rand_below(b, md.m, n);
+        BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 1), *want = BN_new();
+        BN_mod_exp(want, bb, be, md.bm, oracle_bn_ctx());
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        memset(r2, 0x5A, n * sizeof(ctbn_limb));
+        int t1 = ctbn_avx2_modexp_ct_with(&cases[c].p, md.ctx, r, b, e, 17, scratch);
+        int t2 = ctbn_avx2_modexp2_ct_with(&cases[c].p, md.ctx, r, b, e, 17, md.ctx, r2, b, e,
+                                           17, scratch);
+        assert_int_equal(t1, cases[c].fits);
+        assert_int_equal(t2, cases[c].fits);
+        if (cases[c].fits) {
+            expect_limbs_bn("fitting plan", r, n, want);
+            expect_limbs_bn("fitting plan (second half)", r2, n, want);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                assert_true(r[i] == 0x5A5A5A5A5A5A5A5Aull && r2[i] == 0x5A5A5A5A5A5A5A5Aull);
+        }
+        /* the public path takes no friendly plan; the others as they fit */
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        int t3 = ctbn_avx2_exp_public_with(&cases[c].p, md.ctx, r, b, e, 1, scratch);
+        assert_int_equal(t3, cases[c].fits && !cases[c].p.friendly);
+        if (t3)
+            expect_limbs_bn("fitting plan, public path", r, n, want);
+        else
+            for (size_t i = 0; i < n; i++)
+                assert_true(r[i] == 0x5A5A5A5A5A5A5A5Aull);
+        BN_free(bb);
+        BN_free(be);
+        BN_free(want);
+        free(r);
+        free(r2);
+        free(b);
+        free(scratch);
+        modulus_free(&md);
+    }
 }
 
 /* ---- the public-exponent hook ---- */
@@ -987,12 +1136,13 @@ static void public_exponent(ctbn_limb *e, size_t en, int kind)
 }
 
 /*
- * b^e mod m on the public path: ctbn_avx2_exp_public_any (every e) against BN_mod_exp, in
- * place too (r = b); the hook ctbn_avx2_modexp_public_vartime either computes the same or
- * declines without writing; through the seam on avx2 the same as on the portable backend.
+ * b^e mod m on the public path: H's ungated form (ctbn_avx2_exp_public_any, every e; the
+ * avx512 hooks have none) against BN_mod_exp, in place too (r = b); H's hook either
+ * computes the same or declines without writing; through the seam on H's backend the same
+ * as on the portable backend. Returns whether the hook computed.
  */
-static void check_public(const struct modulus *md, const ctbn_limb *e, size_t en,
-                         enum base_kind bk)
+static int check_public(const struct hooks *H, const struct modulus *md, const ctbn_limb *e,
+                        size_t en, enum base_kind bk)
 {
     size_t n = md->n;
     ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
@@ -1001,27 +1151,38 @@ static void check_public(const struct modulus *md, const ctbn_limb *e, size_t en
     BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
     BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
 
-    report_begin("avx2 public path, %zu-bit m (n=%zu), e of %zu limbs", md->bits, n, en);
+    report_begin("%s public path, %zu-bit m (n=%zu), e of %zu limbs", H->backend, md->bits, n,
+                 en);
     report_operand("m", md->m, n);
     report_operand("b", b, n);
     report_operand("e", e, en);
-    use_backend("avx2");
+    use_backend(H->backend);
+    if (H->public_any != NULL) {
+        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        assert_int_equal(H->public_any(md->ctx, r, b, e, en, scratch), 1);
+        expect_limbs_bn("ungated public path", r, n, want);
+        memcpy(r, b, n * sizeof(ctbn_limb));
+        assert_int_equal(H->public_any(md->ctx, r, r, e, en, scratch), 1);
+        expect_limbs_bn("ungated public path (r = b)", r, n, want);
+    }
     memset(r, 0x5A, n * sizeof(ctbn_limb));
-    assert_int_equal(ctbn_avx2_exp_public_any(md->ctx, r, b, e, en, scratch), 1);
-    expect_limbs_bn("ctbn_avx2_exp_public_any", r, n, want);
+    int taken = H->public_hook(md->ctx, r, b, e, en, scratch);
+    if (taken)
+        expect_limbs_bn("public hook", r, n, want);
+    else
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull); /* declined: r untouched */
     memcpy(r, b, n * sizeof(ctbn_limb));
-    assert_int_equal(ctbn_avx2_exp_public_any(md->ctx, r, r, e, en, scratch), 1);
-    expect_limbs_bn("ctbn_avx2_exp_public_any (r = b)", r, n, want);
-    memcpy(r, b, n * sizeof(ctbn_limb));
-    if (ctbn_avx2_modexp_public_vartime(md->ctx, r, r, e, en, scratch))
-        expect_limbs_bn("ctbn_avx2_modexp_public_vartime (r = b)", r, n, want);
+    assert_int_equal(H->public_hook(md->ctx, r, r, e, en, scratch), taken);
+    if (taken)
+        expect_limbs_bn("public hook (r = b)", r, n, want);
     else
         expect_limbs_eq("declined: r untouched", r, b, n);
     ctbn_modexp_public_vartime(md->ctx, r, b, e, en, scratch);
-    expect_limbs_bn("avx2 public path through the seam", r, n, want);
+    expect_limbs_bn("public path through the seam", r, n, want);
     use_backend("portable");
     ctbn_modexp_public_vartime(md->ctx, rp, b, e, en, scratch);
-    expect_limbs_eq("avx2 vs portable (public path)", r, rp, n);
+    expect_limbs_eq("hook vs portable (public path)", r, rp, n);
 
     BN_free(bb);
     BN_free(be);
@@ -1030,37 +1191,47 @@ static void check_public(const struct modulus *md, const ctbn_limb *e, size_t en
     free(r);
     free(rp);
     free(scratch);
+    return taken;
 }
 
 /* Every size with a kernel, every modulus kind (and shorter moduli in the same limb count),
  * every edge base, the exponents of public_exponent: one, 2 and (for up to 2048 bits) n
- * limbs, the lengths of a key check's exponent. */
+ * limbs, the lengths of a key check's exponent; for each set of hooks, each of which must
+ * take some of them at every size. */
 static void test_public(void **state)
 {
     (void)state;
     SEED_TEST();
-    for (size_t s = 0; s < ARRAY_LEN(public_bits); s++) {
-        size_t n = CTBN_LIMBS(public_bits[s]);
-        for (int it = 0; it < MOD_KINDS + 4; it++) {
-            struct modulus md;
-            if (it < MOD_KINDS)
-                modulus_make(&md, n, public_bits[s], (enum mod_kind)it);
-            else
-                modulus_random(&md, public_bits[s]);
-            for (int bk = 0; bk < BASE_KINDS; bk++) {
-                ctbn_limb e[CTBN_MAX_LIMBS];
-                for (int ek = 0; ek < 8; ek++) {
-                    public_exponent(e, 1, ek);
-                    check_public(&md, e, 1, (enum base_kind)bk);
+    const struct hooks *sets[3];
+    size_t nsets = hook_sets(sets);
+    for (size_t h = 0; h < nsets; h++) {
+        for (size_t s = 0; s < ARRAY_LEN(public_bits); s++) {
+            size_t n = CTBN_LIMBS(public_bits[s]);
+            size_t taken = 0;
+            for (int it = 0; it < MOD_KINDS + 4; it++) {
+                struct modulus md;
+                if (it < MOD_KINDS)
+                    modulus_make(&md, n, public_bits[s], (enum mod_kind)it);
+                else
+                    modulus_random(&md, public_bits[s]);
+                for (int bk = 0; bk < BASE_KINDS; bk++) {
+                    ctbn_limb e[CTBN_MAX_LIMBS];
+                    for (int ek = 0; ek < 8; ek++) {
+                        public_exponent(e, 1, ek);
+                        taken += check_public(sets[h], &md, e, 1, (enum base_kind)bk);
+                    }
+                    public_exponent(e, 2, 7);
+                    taken += check_public(sets[h], &md, e, 2, (enum base_kind)bk);
+                    if (n <= 32 && bk == BASE_RANDOM) {
+                        public_exponent(e, n, 7);
+                        taken += check_public(sets[h], &md, e, n, (enum base_kind)bk);
+                    }
                 }
-                public_exponent(e, 2, 7);
-                check_public(&md, e, 2, (enum base_kind)bk);
-                if (n <= 32 && bk == BASE_RANDOM) {
-                    public_exponent(e, n, 7);
-                    check_public(&md, e, n, (enum base_kind)bk);
-                }
+                modulus_free(&md);
             }
-            modulus_free(&md);
+            if (taken == 0)
+                fail_msg("%s: the public hook took no %zu-bit case", sets[h]->backend,
+                         public_bits[s]);
         }
     }
 }
@@ -1117,11 +1288,14 @@ static void test_public_quotient_edges(void **state)
                 md.bm = bn_from_limbs(md.m, n);
                 ctbn_limb e[2];
                 static const int kinds[] = { 3, 4, 5, 7 };
-                for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
-                    public_exponent(e, kinds[k] == 7 ? 2 : 1, kinds[k]);
-                    check_public(&md, e, kinds[k] == 7 ? 2 : 1,
-                                 k % 2 ? BASE_M_MINUS_1 : BASE_RANDOM);
-                }
+                const struct hooks *sets[3];
+                size_t nsets = hook_sets(sets);
+                for (size_t h = 0; h < nsets; h++)
+                    for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
+                        public_exponent(e, kinds[k] == 7 ? 2 : 1, kinds[k]);
+                        check_public(sets[h], &md, e, kinds[k] == 7 ? 2 : 1,
+                                     k % 2 ? BASE_M_MINUS_1 : BASE_RANDOM);
+                    }
                 modulus_free(&md);
             }
         }
@@ -1220,9 +1394,15 @@ static void test_public_other_sizes(void **state)
         use_backend("avx2");
         assert_int_equal(ctbn_avx2_modexp_public_vartime(md.ctx, r, b, e, 1, scratch), 0);
         assert_int_equal(ctbn_avx2_exp_public_any(md.ctx, r, b, e, 1, scratch), 0);
+        use_backend("avx512y");
+        assert_int_equal(ctbn_avx512_exp_public_y(md.ctx, r, b, e, 1, scratch), 0);
+        if (ctbn_cpu_features() & CTBN_CPU_AVX512F) {
+            use_backend("avx512");
+            assert_int_equal(ctbn_avx512_exp_public_z(md.ctx, r, b, e, 1, scratch), 0);
+        }
         for (size_t i = 0; i < n; i++)
             assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
-        check_modexp(&md, 17, BASE_RANDOM); /* the seam still computes (generic path) */
+        check_modexp(&avx2_hooks, &md, 17, BASE_RANDOM); /* the seam still computes */
         free(r);
         free(b);
         free(scratch);
@@ -1246,6 +1426,7 @@ int main(void)
         cmocka_unit_test(test_modexp_edges),
         cmocka_unit_test(test_modexp_random),
         cmocka_unit_test(test_other_sizes),
+        cmocka_unit_test(test_plan_refused),
         cmocka_unit_test(test_public),
         cmocka_unit_test(test_public_quotient_edges),
         cmocka_unit_test(test_mul_pow2_mod),

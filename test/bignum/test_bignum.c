@@ -1312,5 +1312,20 @@ int main(void)
         test_scale = atof(scale);
     fprintf(stderr, "bignum differential tests, CTRSA_TEST_SEED=0x%llx CTRSA_TEST_SCALE=%g\n",
             (unsigned long long)oracle_base_seed(), test_scale);
+    /* The runs with CTRSA_CPU (meson.build: bignum-adx, -avx2, -avx512, -avx512y) must test
+     * that backend wherever this CPU supports it, not the portable fallback: the engine
+     * takes CTRSA_CPU silently, and a backend that stopped being chosen would pass here. */
+    const char *want = getenv("CTRSA_CPU"), *names[8];
+    size_t count = ctbn_backend_supported(names, 8);
+    int supported = 0;
+    for (size_t i = 0; i < count && i < 8; i++)
+        supported |= want != NULL && strcmp(names[i], want) == 0;
+    fprintf(stderr, "backend: %s (CTRSA_CPU=%s, %s here)\n", ctbn_backend_name(),
+            want != NULL ? want : "unset", supported ? "supported" : "not supported");
+    if (supported && strcmp(ctbn_backend_name(), want) != 0) {
+        fprintf(stderr, "FAIL: CTRSA_CPU=%s is supported here but the engine runs %s\n", want,
+                ctbn_backend_name());
+        return 1;
+    }
     return cmocka_run_group_tests_name("bignum", tests, NULL, NULL);
 }

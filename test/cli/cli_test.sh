@@ -85,6 +85,23 @@ if ! grep -q ctrsa "$tmp/out"; then
     show "$tmp/out"
 fi
 
+# A CTRSA_CPU that names no usable backend stops ctrsa from loading, and the error names
+# every backend that this CPU supports (the build info's list, from the same load without it).
+supported=$(sed -n 's/.*backends supported here: //p' "$tmp/out" | head -n 1)
+refuse "CTRSA_CPU=bogus: ctrsa does not load" env CTRSA_CPU=bogus OPENSSL_CONF=/dev/null \
+    OPENSSL_MODULES="$CTRSA_MODULE_DIR" "$OPENSSL" list -providers -provider ctrsa
+steps=$((steps + 1))
+missing=
+for be in $supported; do
+    grep "CTRSA_CPU=bogus" "$tmp/out" | grep -q "[ (]$be," || missing="$missing $be"
+done
+if [ -z "$supported" ] || [ -n "$missing" ]; then
+    fail "the CTRSA_CPU error does not name the supported backend(s)${missing:- (none listed)}:"
+    show "$tmp/out"
+else
+    echo "ok: the CTRSA_CPU error names the backends supported here ($supported)"
+fi
+
 # ---- a key made by the default provider ----
 key=$tmp/key.pem
 pub=$tmp/pub.pem

@@ -27,6 +27,7 @@ struct ct_case {
 extern const struct ct_case ct_bignum_cases[];
 extern const struct ct_case ct_enc_padding_cases[];
 extern const struct ct_case ct_private_key_cases[];
+extern const struct ct_case ct_private_key_3072_cases[];
 extern const struct ct_case ct_keygen_cases[];
 /* Deliberately variable-time code: valgrind MUST report it (never part of "all"). */
 extern const struct ct_case ct_planted_cases[];

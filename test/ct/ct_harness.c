@@ -27,6 +27,7 @@ static const struct group {
     { "bignum", ct_bignum_cases, 1 },
     { "enc-padding", ct_enc_padding_cases, 1 },
     { "private-key", ct_private_key_cases, 1 },
+    { "private-key-3072", ct_private_key_3072_cases, 1 },
     { "keygen", ct_keygen_cases, 1 },
     { "planted", ct_planted_cases, 0 },
 };
