@@ -12,6 +12,7 @@
 #include <openssl/params.h>
 #include "prov.h"
 #include "rsa_key.h"
+#include "rsa_op.h"
 #include "core_errors.h"
 #include "dispatch.h"
 #include "core_version.h"
@@ -313,6 +314,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         return 0;
     }
     ctrsa_trace_configure(trace);
+    ctrsa_blinding_setup();
     prov->core_version = ctrsa_parse_core_version(core_version);
     /* Digests and randomness come from the application's providers through the child. */
     prov->libctx = OSSL_LIB_CTX_new_child(handle, in);

@@ -41,6 +41,11 @@ static void setup(void)
         max_uses = 1;
 }
 
+void ctrsa_blinding_setup(void)
+{
+    pthread_once(&setup_once, setup);
+}
+
 /*
  * ri := r^-1 mod n for 0 < r < n, returning all ones if r is invertible. With the factors:
  * Fermat's r^(p-2) mod p and r^(q-2) mod q through the CRT path (one two-at-once modexp,
@@ -139,7 +144,7 @@ ctrsa_blinding_slot *ctrsa_blinding_acquire(CTRSA_KEY *key, ctbn_limb *scratch)
 
     /* The fork handler and the CTRSA_BLINDING_CACHE switch, once per process, before any
      * pair exists (so every pair's generation is counted from the handler's registration). */
-    pthread_once(&setup_once, setup);
+    ctrsa_blinding_setup();
     ctrsa_blinding_slot *slots = ctrsa_key_blinding_slots(key), *slot = NULL;
     if (slots == NULL)
         return NULL;

@@ -26,6 +26,14 @@ int ctrsa_key_check_public(const CTRSA_KEY *key);
  * provider/key/rsa_check.c: it runs both operations below. */
 int ctrsa_key_validate(const CTRSA_KEY *key, int check_private);
 
+/* The blinding cache's process-wide set-up, once (provider/key/blinding.c): the fork
+ * handler that makes a child refresh every pair it inherited, and the CTRSA_BLINDING_CACHE
+ * switch, read with secure_getenv. The provider's init calls it, so the environment is read
+ * while the program loads ctrsa rather than in whichever thread makes the first private
+ * operation (a concurrent setenv there would race getenv); the first blinding acquire
+ * calls it too (pthread_once), so no pair can exist before the fork handler. */
+void ctrsa_blinding_setup(void);
+
 /*
  * out[0..k) := in^e mod n, with in and out of exactly k = ctrsa_key_size() bytes.
  * Fails with CTRSA_R_INPUT_TOO_LARGE if in >= n, and with CTRSA_R_INVALID_KEY (before any
