@@ -130,13 +130,17 @@ void ctrsa_thread_scratch_release(void);
  * half's finish, 7.5 KB for the 72-digit AMM, the kernels' arrays being sized for 144
  * digits; the AVX2 public path 12.3 KB plus 10.5 KB for the 144-digit squaring). The AVX2
  * kernels' library is built with -Wstack-usage (bignum/meson.build), a tripwire against a
- * frame outgrowing this unnoticed.
+ * frame outgrowing this unnoticed. The deepest secret chain is a blinding refresh under a
+ * private operation: the refresh's 2 KB buffer, the inversion, the CRT exponentiation,
+ * the two-half modexp (16.2 KB) and the avx512 backend's 72-digit zmm AMM (12.7 KB), about
+ * 31 KB (an attacker's review of 2026-12-02); 48 KB leaves room for other compilers at
+ * the cost of 16 KB more zeroing per operation (well under 0.1% of an RSA-2048 signature).
  * Overwrite CTRSA_SCRUB_STACK_BYTES below the caller's frame: after a private operation, a
  * blinding refresh, an encryption (the padded message is secret), a secret taken out of
  * Montgomery form, or a key generation (Miller-Rabin on the secret candidates).
  * provider/key/scrub_stack.c, which uses nothing of the key object.
  */
-#define CTRSA_SCRUB_STACK_BYTES (32 * 1024)
+#define CTRSA_SCRUB_STACK_BYTES (48 * 1024)
 void ctrsa_scrub_stack(void);
 
 #endif
