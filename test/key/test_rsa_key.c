@@ -324,10 +324,39 @@ static void test_threads_and_fork(void **state)
         assert_int_equal(args[i].failures, 0);
     }
 
-    /* The child computes correct results with pairs of its own after fork(). */
+    /* The child computes correct results with pairs of its own after fork(): every slot
+     * its first private operation touched (uses or A changed from the parent's copy) was
+     * made fresh in the child (its pid), never a parent's pair squared on. White-box: the
+     * slots are the key object's (rsa_key_internal.h). */
+    enum { SLOTS = CTRSA_BLINDING_SLOTS };
+    struct { unsigned uses; ctbn_limb A[CTBN_MAX_LIMBS]; } before[SLOTS];
+    assert_non_null(key->slots);
+    for (int i = 0; i < SLOTS; i++) {
+        before[i].uses = key->slots[i].uses;
+        memset(before[i].A, 0, sizeof(before[i].A));
+        if (key->slots[i].A != NULL)
+            memcpy(before[i].A, key->slots[i].A, key->nlimbs * sizeof(ctbn_limb));
+    }
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
+        size_t len = ctrsa_key_size(key);
+        uint8_t in[512] = {0}, out[512];
+        in[len - 1] = 2;
+        if (!ctrsa_key_private_op(key, out, in))
+            _exit(3);
+        int touched = 0;
+        for (int i = 0; i < SLOTS; i++) {
+            const ctrsa_blinding_slot *sl = &key->slots[i];
+            int changed = sl->uses != before[i].uses ||
+                          (sl->A != NULL &&
+                           memcmp(before[i].A, sl->A, key->nlimbs * sizeof(ctbn_limb)) != 0);
+            touched += changed;
+            if (changed && sl->pid != (long)getpid())
+                _exit(4); /* a pair of the parent's used in the child */
+        }
+        if (touched == 0)
+            _exit(5);
         thread_arg a = {key, &k, 0};
         sign_many(&a);
         _exit(a.failures == 0 ? 0 : 1);
