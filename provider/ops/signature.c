@@ -345,6 +345,25 @@ static int restriction_saltlen_fits(const sig_ctx *c, const ctrsa_pss_restrictio
 }
 
 /*
+ * 1 if an RSA-PSS restriction's digest m is one the default provider can sign and verify
+ * with: its table of PSS digests (OpenSSL 3.0.20, crypto/rsa/rsa_schemes.c) holds SHA-1
+ * and SHA-2 only, and it refuses a key restricted to any other digest, as the hash or the
+ * MGF1 hash, when an operation starts ("PSS restrictions lack [MGF1] hash algorithm").
+ * ctrsa accepts SHA-3 restrictions on import (compatibility.md) and refuses them here, so
+ * the verdicts of both providers agree. Public: digest names only.
+ */
+static int restriction_md_signable(const ctrsa_md *m)
+{
+    static const char *const names[] = {"SHA1", "SHA2-224", "SHA2-256", "SHA2-384",
+                                         "SHA2-512", "SHA2-512/224", "SHA2-512/256"};
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (EVP_MD_is_a(m->md, names[i]))
+            return 1;
+    return 0;
+}
+
+/*
  * Common to every init: take the key (or keep the current one when provkey is NULL), reset
  * padding to pkcs1 (pss with the key's restrictions for a restricted RSA-PSS key), then
  * apply params.
@@ -394,6 +413,16 @@ int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum sig_oper
             || (r->mgf1mdname[0] != '\0'
                 && !sig_replace_md(c, &c->mgf1, r->mgf1mdname, NULL, sig_check_mgf1)))
             return 0;
+        int md_ok = r->mdname[0] == '\0' || restriction_md_signable(&c->md);
+        int mgf1_ok = r->mgf1mdname[0] == '\0' || restriction_md_signable(&c->mgf1);
+        if (!md_ok || !mgf1_ok) {
+            CTRSA_RAISE(c->prov, CTRSA_R_DIGEST_NOT_ALLOWED,
+                        "PSS restrictions lack %s hash algorithm: the RSA-PSS key is "
+                        "restricted to %s, which the default provider cannot sign with "
+                        "either (it takes SHA-1 and SHA-2 there)",
+                        md_ok ? "MGF1" : "a", md_ok ? r->mgf1mdname : r->mdname);
+            return 0;
+        }
         if (!restriction_saltlen_fits(c, r))
             return 0;
     }

@@ -157,6 +157,46 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* ---- RSA-PSS restriction to a digest the default provider cannot sign with --------------- */
+
+/*
+ * SHA-3 as the restriction's hash or MGF1 hash: both providers import the key, and both
+ * must refuse to sign or verify with it (the default: "PSS restrictions lack [MGF1] hash
+ * algorithm"). ctrsa signed with it until the CI fuzzer found the difference (2026-12-02).
+ */
+static void test_pss_restriction_sha3(void **state)
+{
+    static const char *const pairs[][2] = { { "SHA256", "SHA3-256" }, { "SHA3-256", "SHA256" } };
+    static const char *const pqs[] = { PQ_CTRSA, PQ_DEFAULT };
+
+    (void)state;
+    for (size_t i = 0; i < 2; i++) {
+        OSSL_PARAM extra[3], *params, *base;
+
+        extra[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST,
+                                                    (char *)pairs[i][0], 0);
+        extra[1] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST,
+                                                    (char *)pairs[i][1], 0);
+        extra[2] = OSSL_PARAM_construct_end();
+        params = with_public(rsa2048, EVP_PKEY_KEYPAIR, extra, &base);
+        for (size_t j = 0; j < 2; j++) {
+            EVP_PKEY *key = from_params("RSA-PSS", pqs[j], EVP_PKEY_KEYPAIR, params);
+            EVP_MD_CTX *mctx = EVP_MD_CTX_new();
+
+            assert_non_null(key);
+            ERR_clear_error();
+            assert_int_not_equal(EVP_DigestSignInit_ex(mctx, NULL, NULL, env.libctx, pqs[j],
+                                                       key, NULL), 1);
+            if (j == 0)
+                assert_ctrsa_reason(CTRSA_R_DIGEST_NOT_ALLOWED);
+            ERR_clear_error();
+            EVP_MD_CTX_free(mctx);
+            EVP_PKEY_free(key);
+        }
+        release_merged(params, base);
+    }
+}
+
 /* ---- 1. RSA-PSS restriction with an MGF1 digest ctrsa has no OID for ---------------------- */
 
 /*
@@ -961,6 +1001,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pss_mgf1_without_oid),
+        cmocka_unit_test(test_pss_restriction_sha3),
         cmocka_unit_test(test_huge_e_refused_fast),
         cmocka_unit_test(test_e_bound_edges),
         cmocka_unit_test(test_utf8_within_data_size),
