@@ -11,7 +11,8 @@
  * 60 and 80 digits it alone uses: exponents 0, 1, 2, 3, 65537, 256-bit odd and even,
  * multi-limb; bases 0, 1, m-1, random; r = b; other sizes refused.
  *
- * Skipped (exit 77, with the reason) when the CPU or OS lacks AVX-512 IFMA.
+ * With the argument "ifmaz", all of it again on that backend's 512-bit kernels (10 and 20
+ * digits on zmm). Skipped (exit 77, with the reason) when the CPU or OS lacks AVX-512 IFMA.
  * Reproduce a failure with CTRSA_TEST_SEED (the report prints it).
  */
 #include <setjmp.h>
@@ -46,6 +47,35 @@ static void use_backend(const char *name)
 {
     if (ctbn_backend_select(name) != 0)
         fail_msg("backend %s not selectable", name);
+}
+
+/*
+ * Which instance this run tests: "ifma" (256-bit registers at 10 and 20 digits) or, run
+ * with the argument "ifmaz", that backend (512-bit registers at every size). The kernel
+ * selectors below and every hook test follow it; at 30 digits and more the two are the
+ * same kernels, tested twice.
+ */
+static const char *backend = "ifma";
+static int zmm;
+
+static ctbn_ifma_amm_x1_fn *amm_x1_for(size_t d)
+{
+    return zmm ? ctbn_ifma_amm_x1_zmm_for(d) : ctbn_ifma_amm_x1_for(d);
+}
+
+static ctbn_ifma_amm_x2_fn *amm_x2_for(size_t d)
+{
+    return zmm ? ctbn_ifma_amm_x2_zmm_for(d) : ctbn_ifma_amm_x2_for(d);
+}
+
+static ctbn_ifma_ams_x1_fn *ams_x1_for(size_t d)
+{
+    return zmm ? ctbn_ifma_ams_x1_zmm_for(d) : ctbn_ifma_ams_x1_for(d);
+}
+
+static ctbn_ifma_ams_x2_fn *ams_x2_for(size_t d)
+{
+    return zmm ? ctbn_ifma_ams_x2_zmm_for(d) : ctbn_ifma_ams_x2_for(d);
 }
 
 /* A modulus of `bits` bits in n limbs of the given kind (rand_modulus), set up in the
@@ -242,8 +272,8 @@ static void test_amm(void **state)
     ctbn_limb tmp[CTBN_MAX_LIMBS];
     for (size_t s = 0; s < ARRAY_LEN(ifma_bits); s++) {
         size_t n = CTBN_LIMBS(ifma_bits[s]), digits = ctbn_ifma_digits(n);
-        ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
-        ctbn_ifma_amm_x2_fn *x2 = ctbn_ifma_amm_x2_for(digits);
+        ctbn_ifma_amm_x1_fn *x1 = amm_x1_for(digits);
+        ctbn_ifma_amm_x2_fn *x2 = amm_x2_for(digits);
         assert_non_null(x1);
         assert_non_null(x2);
         for (int it = 0; it < 60; it++) {
@@ -348,9 +378,9 @@ static void test_ams(void **state)
     for (size_t s = 0; s < ARRAY_LEN(ifma_bits); s++) {
         size_t n = CTBN_LIMBS(ifma_bits[s]), digits = ctbn_ifma_digits(n);
         size_t bytes = CTBN_IFMA_LANES(digits) * sizeof(uint64_t);
-        ctbn_ifma_amm_x1_fn *m1x = ctbn_ifma_amm_x1_for(digits);
-        ctbn_ifma_ams_x1_fn *x1 = ctbn_ifma_ams_x1_for(digits);
-        ctbn_ifma_ams_x2_fn *x2 = ctbn_ifma_ams_x2_for(digits);
+        ctbn_ifma_amm_x1_fn *m1x = amm_x1_for(digits);
+        ctbn_ifma_ams_x1_fn *x1 = ams_x1_for(digits);
+        ctbn_ifma_ams_x2_fn *x2 = ams_x2_for(digits);
         assert_non_null(x1);
         assert_non_null(x2);
         for (int it = 0; it < 40; it++) {
@@ -454,7 +484,7 @@ static void check_modexp_base(const struct modulus *md, size_t e_bits, enum base
     report_operand("m", md->m, n);
     report_operand("b", b, n);
     report_operand("e", e, en);
-    use_backend("ifma");
+    use_backend(backend);
     ctbn_modexp_ct(md->ctx, r, b, e, e_bits, scratch);
     expect_limbs_bn("ifma b^e mod m", r, n, want);
     /* the hook takes this size itself (not the generic code) */
@@ -538,7 +568,7 @@ static void check_modexp2_base(const struct modulus *m1, const struct modulus *m
     report_operand("m2", m2->m, n);
     report_operand("b2", b2, n);
     report_operand("e2", e2, CTBN_LIMBS(e2_bits));
-    use_backend("ifma");
+    use_backend(backend);
     assert_int_equal(ctbn_ifma_modexp2_ct(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2,
                                           e2_bits, scratch), 1);
     expect_limbs_bn("ifma r1", r1, n, w1);
@@ -739,7 +769,7 @@ static void test_amm_public_sizes(void **state)
         size_t n = CTBN_LIMBS(sizes[s]), digits = ctbn_ifma_public_digits(n);
         assert_int_equal(digits, 65 * n / 52);
         assert_int_equal(ctbn_ifma_digits(n), 0); /* the private modexp hooks refuse it */
-        ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
+        ctbn_ifma_amm_x1_fn *x1 = amm_x1_for(digits);
         assert_non_null(x1);
         for (int it = 0; it < 40; it++) {
             struct modulus md;
@@ -790,7 +820,7 @@ static void check_public(const struct modulus *md, const ctbn_limb *b, const ctb
     memset(r, 0xA5, n * sizeof(ctbn_limb));
     assert_int_equal(ctbn_ifma_modexp_public_vartime(md->ctx, r, b, e, en, scratch), 1);
     expect_limbs_bn("ctbn_ifma_modexp_public_vartime", r, n, want);
-    use_backend("ifma");
+    use_backend(backend);
     memset(r, 0xA5, n * sizeof(ctbn_limb));
     ctbn_modexp_public_vartime(md->ctx, r, b, e, en, scratch);
     expect_limbs_bn("ifma seam b^e mod m", r, n, want);
@@ -800,7 +830,7 @@ static void check_public(const struct modulus *md, const ctbn_limb *b, const ctb
     use_backend("portable");
     ctbn_modexp_public_vartime(md->ctx, rp, b, e, en, scratch);
     expect_limbs_eq("ifma vs portable", r, rp, n);
-    use_backend("ifma");
+    use_backend(backend);
 
     BN_free(bb);
     BN_free(be);
@@ -889,7 +919,7 @@ static void test_public_top_carry(void **state)
     (void)state;
     SEED_TEST();
     size_t n = 16, digits = ctbn_ifma_public_digits(n);
-    ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
+    ctbn_ifma_amm_x1_fn *x1 = amm_x1_for(digits);
     struct modulus md;
     modulus_make(&md, n, 64 * n, MOD_ALL_ONES);
     ctbn_ifma_mod *mod = aligned_alloc(64, sizeof(ctbn_ifma_mod));
@@ -945,7 +975,7 @@ static void test_public_other_sizes(void **state)
         {
             BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 1), *want = BN_new();
             BN_mod_exp(want, bb, be, md.bm, oracle_bn_ctx());
-            use_backend("ifma");
+            use_backend(backend);
             ctbn_modexp_public_vartime(md.ctx, r, b, e, 1, scratch);
             expect_limbs_bn("ifma seam b^65537 (generic code)", r, n, want);
             BN_free(bb);
@@ -959,13 +989,21 @@ static void test_public_other_sizes(void **state)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    if (ctbn_backend_select("ifma") != 0) {
-        printf("SKIP: the ifma backend is not usable here (CPU or OS lacks AVX-512 IFMA, "
-               "or it is not built)\n");
+    if (argc > 1 && strcmp(argv[1], "ifmaz") == 0) {
+        backend = "ifmaz";
+        zmm = 1;
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: test_ifma [ifmaz]\n");
+        return 2;
+    }
+    if (ctbn_backend_select(backend) != 0) {
+        printf("SKIP: the %s backend is not usable here (CPU or OS lacks AVX-512 IFMA, "
+               "or it is not built)\n", backend);
         return 77;
     }
+    fprintf(stderr, "testing the %s backend's kernels and hooks\n", backend);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_convert),
         cmocka_unit_test(test_amm),
@@ -980,5 +1018,5 @@ int main(void)
         cmocka_unit_test(test_public_top_carry),
         cmocka_unit_test(test_public_other_sizes),
     };
-    return cmocka_run_group_tests_name("ifma", tests, NULL, NULL);
+    return cmocka_run_group_tests_name(backend, tests, NULL, NULL);
 }
