@@ -3,7 +3,7 @@
  *
  *   bench_ifma_ct speed [--quick]   ns per constant-time modexp (one half) and modexp2 (both
  *                                   halves) at 512/1024/1536/2048 bits, full-length exponents:
- *                                   ifma, adx, portable and OpenSSL's
+ *                                   ifma, ifmaz, adx, portable and OpenSSL's
  *                                   BN_mod_exp_mont_consttime, interleaved rounds, process
  *                                   CPU time, medians; and TSC ticks per AMM and AMS.
  *   bench_ifma_ct cycles            only the TSC ticks per AMM and AMS kernel call.
@@ -263,13 +263,14 @@ static void speed(int quick)
 {
     static const struct side all[] = {
         { "ifma", op_engine },
+        { "ifmaz", op_engine },
         { "adx", op_engine },
         { "portable", op_engine },
         { "openssl", op_openssl },
     };
-    struct side sides[4];
+    struct side sides[5];
     size_t nsides = 0;
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < 5; i++) {
         if (all[i].op == op_engine && ctbn_backend_select(all[i].name) != 0) {
             fprintf(stderr, "backend %s not usable here: left out\n", all[i].name);
             continue;
