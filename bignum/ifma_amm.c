@@ -26,7 +26,8 @@
  * bits, 4 digits) and nv registers. 20 digits use ymm (5 registers, no padding lanes),
  * 30 and 40 digits zmm (the same lanes as ymm, half the instructions): see ifma_body.h.
  * 10 digits (512-bit moduli, RSA-1024's CRT halves) use ymm too: 3 registers, 12 lanes,
- * against 16 lanes in 2 zmm; measured 91 vs 108 TSC ticks per AMM (x2, each).
+ * against 16 lanes in 2 zmm; measured 91 vs 108 TSC ticks per AMM (x2, each) on Zen 4.
+ * The zmm instances of 10 and 20 digits (the ifmaz backend's) follow below.
  */
 #define DEFINE_KERNELS(name, nd, w, nv)                                                    \
     void ctbn_ifma_amm##name##_x1(uint64_t *r, const uint64_t *a, const uint64_t *b,         \
