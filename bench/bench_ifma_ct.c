@@ -3,12 +3,13 @@
  *
  *   bench_ifma_ct speed [--quick]   ns per constant-time modexp (one half) and modexp2 (both
  *                                   halves) at 512/1024/1536/2048 bits, full-length exponents:
- *                                   ifma, adx, portable and OpenSSL's
+ *                                   ifma, ifmaz, adx, portable and OpenSSL's
  *                                   BN_mod_exp_mont_consttime, interleaved rounds, process
  *                                   CPU time, medians; and TSC ticks per AMM and AMS.
  *   bench_ifma_ct cycles            only the TSC ticks per AMM and AMS kernel call.
  *   bench_ifma_ct ttest [SAMPLES]   dudect-style Welch t-test on ctbn_ifma_modexp2_ct at 512,
- *                                   1024 and 2048 bits: class 0 = a fixed exponent (zero), class 1
+ *                                   1024 and 2048 bits (and ctbn_ifmaz_modexp2_ct at 512 and
+ *                                   1024, where its 512-bit kernels differ): class 0 = a fixed exponent (zero), class 1
  *                                   = random exponents, classes interleaved at random, bases
  *                                   random in both; one rdtsc-timed call per sample. Prints
  *                                   |t| uncropped and cropped at several percentiles (the
@@ -208,8 +209,9 @@ static void speed_size(size_t bits, size_t rounds, const struct side *sides, siz
     }
 }
 
-/* Cycles (rdtsc, TSC ticks) per AMM, one and two at a time, median of batches. */
-static void amm_cycles(size_t bits)
+/* Cycles (rdtsc, TSC ticks) per AMM, one and two at a time, median of batches; zmm: the
+ * ifmaz backend's 512-bit kernels (a row "D z" where they differ, at 10 and 20 digits). */
+static void amm_cycles(size_t bits, int zmm)
 {
     size_t n = bits / 64, digits = ctbn_ifma_digits(n);
     ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS], tmp[CTBN_MAX_LIMBS];
@@ -222,10 +224,10 @@ static void amm_cycles(size_t bits)
     _Alignas(64) uint64_t a1[CTBN_IFMA_MAX_LANES], a2[CTBN_IFMA_MAX_LANES];
     memcpy(a1, mod1->rr, sizeof(a1));
     memcpy(a2, mod2->rr, sizeof(a2));
-    ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
-    ctbn_ifma_amm_x2_fn *x2 = ctbn_ifma_amm_x2_for(digits);
-    ctbn_ifma_ams_x1_fn *s1 = ctbn_ifma_ams_x1_for(digits);
-    ctbn_ifma_ams_x2_fn *s2 = ctbn_ifma_ams_x2_for(digits);
+    ctbn_ifma_amm_x1_fn *x1 = zmm ? ctbn_ifma_amm_x1_zmm_for(digits) : ctbn_ifma_amm_x1_for(digits);
+    ctbn_ifma_amm_x2_fn *x2 = zmm ? ctbn_ifma_amm_x2_zmm_for(digits) : ctbn_ifma_amm_x2_for(digits);
+    ctbn_ifma_ams_x1_fn *s1 = zmm ? ctbn_ifma_ams_x1_zmm_for(digits) : ctbn_ifma_ams_x1_for(digits);
+    ctbn_ifma_ams_x2_fn *s2 = zmm ? ctbn_ifma_ams_x2_zmm_for(digits) : ctbn_ifma_ams_x2_for(digits);
     double c_x1[31], c_x2[31], c_s1[31], c_s2[31];
     const int iters = 2000;
     for (int k = 0; k < 31; k++) {
@@ -249,8 +251,8 @@ static void amm_cycles(size_t bits)
     }
     double cx1 = median(c_x1, 31), cx2 = median(c_x2, 31);
     double cs1 = median(c_s1, 31), cs2 = median(c_s2, 31);
-    printf("| %4zu | %2zu | %6.0f | %6.0f (%5.0f each) | %6.0f | %6.0f (%5.0f each) |\n",
-           bits, digits, cx1, cx2, cx2 / 2, cs1, cs2, cs2 / 2);
+    printf("| %4zu | %2zu%s | %6.0f | %6.0f (%5.0f each) | %6.0f | %6.0f (%5.0f each) |\n",
+           bits, digits, zmm ? " z" : "", cx1, cx2, cx2 / 2, cs1, cs2, cs2 / 2);
     free(mod1);
     free(mod2);
     free(c1);
@@ -261,13 +263,14 @@ static void speed(int quick)
 {
     static const struct side all[] = {
         { "ifma", op_engine },
+        { "ifmaz", op_engine },
         { "adx", op_engine },
         { "portable", op_engine },
         { "openssl", op_openssl },
     };
-    struct side sides[4];
+    struct side sides[5];
     size_t nsides = 0;
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < 5; i++) {
         if (all[i].op == op_engine && ctbn_backend_select(all[i].name) != 0) {
             fprintf(stderr, "backend %s not usable here: left out\n", all[i].name);
             continue;
@@ -295,7 +298,7 @@ static void speed(int quick)
     printf("| bits | D  | AMM x1 | AMM x2              | AMS x1 | AMS x2              |\n");
     printf("|------|----|--------|---------------------|--------|---------------------|\n");
     for (size_t i = 0; i < 4; i++)
-        amm_cycles(sizes[i]);
+        amm_cycles(sizes[i], 0);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -364,7 +367,10 @@ static uint64_t xorshift(uint64_t *s)
     return *s;
 }
 
-static void ttest_size(size_t bits, size_t samples, int leaky)
+/* What a t-test row times: the ifma hook, the ifmaz hook, or the deliberately leaky copy. */
+enum { VARIANT_IFMA, VARIANT_IFMAZ, VARIANT_LEAKY };
+
+static void ttest_size(size_t bits, size_t samples, int variant)
 {
     size_t n = bits / 64;
     ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS];
@@ -398,8 +404,10 @@ static void ttest_size(size_t bits, size_t samples, int leaky)
         _mm_lfence();
         uint64_t t0 = __rdtsc();
         _mm_lfence();
-        if (leaky)
+        if (variant == VARIANT_LEAKY)
             leaky_modexp2(c1, r1, b1, e1, c2, r2, b2, e2, bits, tab1, tab2);
+        else if (variant == VARIANT_IFMAZ)
+            ctbn_ifmaz_modexp2_ct(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits, scratch);
         else
             ctbn_ifma_modexp2_ct(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits, scratch);
         _mm_lfence();
@@ -412,7 +420,8 @@ static void ttest_size(size_t bits, size_t samples, int leaky)
     qsort(sorted, samples, sizeof(double), cmp_double);
     static const double pct[] = { 100, 99.9, 99, 95, 90, 75, 50 };
     double maxt = 0;
-    printf("| %4zu | %-6s | %7zu |", bits, leaky ? "leaky" : "ifma", samples);
+    static const char *const label[] = { "ifma", "ifmaz", "leaky" };
+    printf("| %4zu | %-6s | %7zu |", bits, label[variant], samples);
     for (size_t p = 0; p < sizeof(pct) / sizeof(pct[0]); p++) {
         size_t idx = (size_t)((double)(samples - 1) * pct[p] / 100.0);
         double thr = sorted[idx];
@@ -450,8 +459,11 @@ static void ttest(size_t samples)
            "---|---------|---------|---------|--------------|\n");
     static const size_t sizes[] = { 512, 1024, 2048 };
     for (size_t i = 0; i < 3; i++) {
-        ttest_size(sizes[i], samples, 0);
-        ttest_size(sizes[i], samples / 10 > 1000 ? samples / 10 : samples, 1);
+        ttest_size(sizes[i], samples, VARIANT_IFMA);
+        /* the ifmaz backend's kernels differ at 10 and 20 digits (512, 1024-bit halves) */
+        if (sizes[i] <= 1024)
+            ttest_size(sizes[i], samples, VARIANT_IFMAZ);
+        ttest_size(sizes[i], samples / 10 > 1000 ? samples / 10 : samples, VARIANT_LEAKY);
     }
 }
 
@@ -468,7 +480,10 @@ int main(int argc, char **argv)
         printf("| bits | D  | AMM x1 | AMM x2              | AMS x1 | AMS x2              |\n");
         printf("|------|----|--------|---------------------|--------|---------------------|\n");
         for (size_t i = 0; i < 4; i++)
-            amm_cycles(sizes[i]);
+            amm_cycles(sizes[i], 0);
+        /* the ifmaz backend's 512-bit kernels where they differ (10 and 20 digits) */
+        amm_cycles(512, 1);
+        amm_cycles(1024, 1);
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "ttest") == 0) {

@@ -17,8 +17,10 @@
 
 /*
  * Every backend this source knows, in the order of ctbn_backend_supported (worst first):
- * "auto" takes the last usable one. avx512y (the avx512 kernels at 256 bits, for tests and
- * valgrind) needs exactly what avx2 needs and sits below it, so "auto" never picks it.
+ * "auto" takes the last usable one whose auto_needs the core also has. avx512y (the avx512
+ * kernels at 256 bits, for tests and valgrind) needs exactly what avx2 needs and sits below
+ * it, so "auto" never picks it. ifmaz (the IFMA kernels on 512-bit registers at every size)
+ * sits above ifma and is picked only on a core with CTBN_CPU_ZMM_IFMA_FULL_RATE.
  */
 static const ctbn_backend *known(size_t i)
 {
@@ -35,15 +37,24 @@ static const ctbn_backend *known(size_t i)
         return ctbn_backend_avx512();
     case 5:
         return ctbn_backend_ifma();
+    case 6:
+        return ctbn_backend_ifmaz();
     default:
         return NULL;
     }
 }
-#define N_KNOWN 6
+#define N_KNOWN 7
 
 static int usable(const ctbn_backend *be)
 {
     return be != NULL && (ctbn_cpu_features() & be->cpu_needs) == be->cpu_needs;
+}
+
+/* What "auto" may pick: usable, and the core has the traits the backend is for. */
+static int preferred(const ctbn_backend *be)
+{
+    unsigned want = be != NULL ? be->cpu_needs | be->auto_needs : 0;
+    return usable(be) && (ctbn_cpu_features() & want) == want;
 }
 
 /* The usable backend of that name, "auto" for the best one; NULL if none. */
@@ -51,7 +62,7 @@ static const ctbn_backend *find(const char *name)
 {
     if (name == NULL || strcmp(name, "auto") == 0) {
         for (size_t i = N_KNOWN; i-- > 0;)
-            if (usable(known(i)))
+            if (preferred(known(i)))
                 return known(i);
         return ctbn_backend_portable();
     }

@@ -44,20 +44,39 @@
 #define CTBN_CPU_AVX512VL    (1u << 6)
 #define CTBN_CPU_AVX512IFMA  (1u << 7)
 #define CTBN_CPU_AVX512VBMI  (1u << 8)
+/*
+ * Not an instruction set but a core's trait, for "auto" only (cpu_needs never names it):
+ * AVX-512 IFMA whose 512-bit vpmadd52 issues at the rate of the 256-bit one. Set on AMD
+ * family 26 (Zen 5: issue 22 measured 0.146 ns per zmm and 0.15 per ymm vpmadd52luq, 12
+ * independent chains). Zen 4 (family 25) and the Intel cores measured (Sapphire and
+ * Emerald Rapids) issue zmm IFMA at half the ymm rate, or no faster per digit product.
+ */
+#define CTBN_CPU_ZMM_IFMA_FULL_RATE (1u << 9)
 
 /* The feature bits above, detected once (thread-safe, idempotent). CT: public. */
 unsigned ctbn_cpu_features(void);
+
+/* The core traits (CTBN_CPU_ZMM_IFMA_FULL_RATE) of a CPU of that vendor (amd: 1 for AMD)
+ * and display family (base family, plus the extended family when the base is 15), with
+ * those feature bits: what ctbn_cpu_features adds to the instruction-set bits. A function
+ * of its own so that tests can check the rule on CPUs they do not run on. CT: public. */
+unsigned ctbn_cpu_core_traits(int amd, unsigned family, unsigned features);
 
 /* ---------------------------------------------------------------------------------------
  * A backend
  */
 typedef struct ctbn_backend {
-    /* "portable", "adx", "avx512y", "avx2", "avx512", "ifma": what ctbn_backend_name and
-     * CTRSA_CPU use. */
+    /* "portable", "adx", "avx512y", "avx2", "avx512", "ifma", "ifmaz": what
+     * ctbn_backend_name and CTRSA_CPU use. */
     const char *name;
 
     /* CTBN_CPU_* bits that must all be present for this backend to be selectable. */
     unsigned cpu_needs;
+
+    /* Bits that "auto" also wants before it picks this backend (a core's traits, such as
+     * CTBN_CPU_ZMM_IFMA_FULL_RATE); 0 for most. Naming the backend (CTRSA_CPU,
+     * ctbn_backend_select) needs cpu_needs only, so any CPU that can run it can test it. */
+    unsigned auto_needs;
 
     /*
      * Mandatory. The contracts of ctbn_mont_mul / ctbn_mont_sqr (bignum.h) for EVERY limb
@@ -126,6 +145,7 @@ const ctbn_backend *ctbn_backend_portable(void); /* mont_mul.c: always built */
 const ctbn_backend *ctbn_backend_adx(void);      /* adx_backend.c */
 const ctbn_backend *ctbn_backend_avx2(void);     /* avx2_backend.c */
 const ctbn_backend *ctbn_backend_ifma(void);     /* ifma_backend.c */
+const ctbn_backend *ctbn_backend_ifmaz(void);    /* ifma_backend.c: 512-bit at every size */
 const ctbn_backend *ctbn_backend_avx512(void);   /* avx512_backend.c */
 const ctbn_backend *ctbn_backend_avx512y(void);  /* avx512_backend.c: its 256-bit instance */
 

@@ -312,8 +312,10 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
 
 /*
  * Make `name` the active backend: "portable", "adx", "avx512y", "avx2", "avx512", "ifma",
- * or "auto" (NULL means "auto"): the best supported, ifma > avx512 > avx2 > adx > portable
- * (avx512y, the avx512 kernels at 256 bits for tests, is never chosen by "auto").
+ * "ifmaz", or "auto" (NULL means "auto"): the best supported, ifma > avx512 > avx2 > adx >
+ * portable, and ifmaz (ifma's kernels on 512-bit registers at every size) above ifma on
+ * cores that issue 512-bit IFMA at the 256-bit rate (AMD Zen 5) only; avx512y, the avx512
+ * kernels at 256 bits for tests, is never chosen by "auto".
  * Returns 0 on success, -1 if the name is unknown
  * or that backend is not built or not supported by this CPU and OS (the active backend is
  * then unchanged). Thread-safe, but must not be called while another thread computes if the
@@ -322,12 +324,13 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
  */
 int ctbn_backend_select(const char *name);
 
-/* The active backend's name ("portable", "adx", "avx512y", "avx2", "avx512" or "ifma").
+/* The active backend's name ("portable", "adx", "avx512y", "avx2", "avx512", "ifma" or
+ * "ifmaz").
  * CT: public. */
 const char *ctbn_backend_name(void);
 
 /*
- * The backends usable here, in the order portable, adx, avx512y, avx2, avx512, ifma
+ * The backends usable here, in the order portable, adx, avx512y, avx2, avx512, ifma, ifmaz
  * (backend.c): stores up to max names in names[] (names may be NULL when max is 0) and
  * returns how many there are in all.
  * CT: public.

@@ -33,8 +33,13 @@ static unsigned detect(void)
 
     if (!__get_cpuid(0, &max_leaf, &ebx, &ecx, &edx) || max_leaf < 7)
         return 0;
+    /* "AuthenticAMD" in ebx, edx, ecx */
+    int amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
         return 0;
+    unsigned family = (eax >> 8) & 0xF;
+    if (family == 0xF)
+        family += (eax >> 20) & 0xFF;
     int osxsave = (ecx >> 27) & 1;
     int avx = (ecx >> 28) & 1;
     if (osxsave)
@@ -64,7 +69,7 @@ static unsigned detect(void)
         if ((ecx >> 1) & 1)
             f |= CTBN_CPU_AVX512VBMI;
     }
-    return f;
+    return f | ctbn_cpu_core_traits(amd, family, f);
 }
 #else
 static unsigned detect(void)
@@ -72,6 +77,15 @@ static unsigned detect(void)
     return 0;
 }
 #endif
+
+unsigned ctbn_cpu_core_traits(int amd, unsigned family, unsigned features)
+{
+    unsigned t = 0;
+    /* Zen 5 (family 26 = 0x1A): zmm IFMA at the ymm rate (backend.h) */
+    if (amd && family == 26 && (features & CTBN_CPU_AVX512IFMA))
+        t |= CTBN_CPU_ZMM_IFMA_FULL_RATE;
+    return t;
+}
 
 /* Bit 31 marks "detected", so that a CPU with no features is not probed again and again. */
 #define DETECTED (1u << 31)

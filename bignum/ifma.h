@@ -99,6 +99,9 @@ ctbn_ifma_amm_x1_fn ctbn_ifma_amm10_x1, ctbn_ifma_amm20_x1,
 ctbn_ifma_amm_x1_fn ctbn_ifma_amm60_x1, ctbn_ifma_amm80_x1;
 ctbn_ifma_amm_x2_fn ctbn_ifma_amm10_x2, ctbn_ifma_amm20_x2,
     ctbn_ifma_amm30_x2, ctbn_ifma_amm40_x2;
+/* 10 and 20 digits on 512-bit registers (the others above are 256-bit at 10 and 20). */
+ctbn_ifma_amm_x1_fn ctbn_ifma_amm10z_x1, ctbn_ifma_amm20z_x1;
+ctbn_ifma_amm_x2_fn ctbn_ifma_amm10z_x2, ctbn_ifma_amm20z_x2;
 
 /*
  * Almost-Montgomery squaring: r := AMM(a, a), the same contract as the AMM with b = a
@@ -118,6 +121,8 @@ ctbn_ifma_ams_x1_fn ctbn_ifma_ams10_x1, ctbn_ifma_ams20_x1,
     ctbn_ifma_ams30_x1, ctbn_ifma_ams40_x1;
 ctbn_ifma_ams_x2_fn ctbn_ifma_ams10_x2, ctbn_ifma_ams20_x2,
     ctbn_ifma_ams30_x2, ctbn_ifma_ams40_x2;
+ctbn_ifma_ams_x1_fn ctbn_ifma_ams10z_x1, ctbn_ifma_ams20z_x1;
+ctbn_ifma_ams_x2_fn ctbn_ifma_ams10z_x2, ctbn_ifma_ams20z_x2;
 
 /* The kernels for D digits (10, 20, 30, 40, and 60, 80 for amm_x1); NULL for any other D.
  * CT: public. */
@@ -125,6 +130,14 @@ ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_for(size_t digits);
 ctbn_ifma_amm_x2_fn *ctbn_ifma_amm_x2_for(size_t digits);
 ctbn_ifma_ams_x1_fn *ctbn_ifma_ams_x1_for(size_t digits);
 ctbn_ifma_ams_x2_fn *ctbn_ifma_ams_x2_for(size_t digits);
+
+/* The same kernels with 512-bit registers at every D: 10 and 20 digits on zmm where the
+ * functions above give 256-bit ones; every other D as above. The "ifmaz" backend's.
+ * CT: public. */
+ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_zmm_for(size_t digits);
+ctbn_ifma_amm_x2_fn *ctbn_ifma_amm_x2_zmm_for(size_t digits);
+ctbn_ifma_ams_x1_fn *ctbn_ifma_ams_x1_zmm_for(size_t digits);
+ctbn_ifma_ams_x2_fn *ctbn_ifma_ams_x2_zmm_for(size_t digits);
 
 /* ---------------------------------------------------------------------------------------
  * The whole-modexp hooks (ifma_modexp.c), with the contracts of backend.h's modexp_ct and
@@ -139,6 +152,13 @@ int ctbn_ifma_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
                          const ctbn_limb *e1, size_t e1_bits,
                          const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
                          const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
+/* The same on the 512-bit kernels at every size (ctbn_ifma_amm_x*_zmm_for): "ifmaz". */
+int ctbn_ifmaz_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                         const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch);
+int ctbn_ifmaz_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                          const ctbn_limb *e1, size_t e1_bits,
+                          const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                          const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch);
 
 /* ---------------------------------------------------------------------------------------
  * The public-exponent hook (ifma_exp_public.c), with the contract of backend.h's

@@ -26,10 +26,11 @@
  * bits, 4 digits) and nv registers. 20 digits use ymm (5 registers, no padding lanes),
  * 30 and 40 digits zmm (the same lanes as ymm, half the instructions): see ifma_body.h.
  * 10 digits (512-bit moduli, RSA-1024's CRT halves) use ymm too: 3 registers, 12 lanes,
- * against 16 lanes in 2 zmm; measured 91 vs 108 TSC ticks per AMM (x2, each).
+ * against 16 lanes in 2 zmm; measured 91 vs 108 TSC ticks per AMM (x2, each) on Zen 4.
+ * The zmm instances of 10 and 20 digits (the ifmaz backend's) follow below.
  */
-#define DEFINE_KERNELS(nd, w, nv)                                                          \
-    void ctbn_ifma_amm##nd##_x1(uint64_t *r, const uint64_t *a, const uint64_t *b,         \
+#define DEFINE_KERNELS(name, nd, w, nv)                                                    \
+    void ctbn_ifma_amm##name##_x1(uint64_t *r, const uint64_t *a, const uint64_t *b,         \
                                 const ctbn_ifma_mod *mod)                                  \
     {                                                                                      \
         uint64_t *const rs[2] = {r, r};                                                    \
@@ -37,7 +38,7 @@
         const ctbn_ifma_mod *const ms[2] = {mod, mod};                                     \
         amm_body_##w(1, nd, nv, rs, as, bs, ms);                                           \
     }                                                                                      \
-    void ctbn_ifma_amm##nd##_x2(uint64_t *r1, const uint64_t *a1, const uint64_t *b1,      \
+    void ctbn_ifma_amm##name##_x2(uint64_t *r1, const uint64_t *a1, const uint64_t *b1,      \
                                 const ctbn_ifma_mod *mod1, uint64_t *r2,                   \
                                 const uint64_t *a2, const uint64_t *b2,                    \
                                 const ctbn_ifma_mod *mod2)                                 \
@@ -47,14 +48,14 @@
         const ctbn_ifma_mod *const ms[2] = {mod1, mod2};                                   \
         amm_body_##w(2, nd, nv, rs, as, bs, ms);                                           \
     }                                                                                      \
-    void ctbn_ifma_ams##nd##_x1(uint64_t *r, const uint64_t *a, const ctbn_ifma_mod *mod)  \
+    void ctbn_ifma_ams##name##_x1(uint64_t *r, const uint64_t *a, const ctbn_ifma_mod *mod)  \
     {                                                                                      \
         uint64_t *const rs[2] = {r, r};                                                    \
         const uint64_t *const as[2] = {a, a};                                              \
         const ctbn_ifma_mod *const ms[2] = {mod, mod};                                     \
         ams_body_##w(1, nd, nv, rs, as, ms);                                               \
     }                                                                                      \
-    void ctbn_ifma_ams##nd##_x2(uint64_t *r1, const uint64_t *a1, const ctbn_ifma_mod *mod1, \
+    void ctbn_ifma_ams##name##_x2(uint64_t *r1, const uint64_t *a1, const ctbn_ifma_mod *mod1, \
                                 uint64_t *r2, const uint64_t *a2, const ctbn_ifma_mod *mod2) \
     {                                                                                      \
         uint64_t *const rs[2] = {r1, r2};                                                  \
@@ -78,13 +79,24 @@
 #define NV_y(nd) (((nd) + 3) / 4)
 #define NV_z(nd) (((nd) + 7) / 8)
 #define NV_OF(w, nd) NV_##w(nd)
-#define DEFINE_FOR(nd, w) DEFINE_KERNELS(nd, w, NV_OF(w, nd))
+#define DEFINE_FOR(nd, w) DEFINE_KERNELS(nd, nd, w, NV_OF(w, nd))
 #define DEFINE_FOR_(nd, w) DEFINE_FOR(nd, w)
 
 DEFINE_FOR_(10, IFMA_W10)
 DEFINE_FOR_(20, IFMA_W20)
 DEFINE_FOR_(30, IFMA_W30)
 DEFINE_FOR_(40, IFMA_W40)
+
+/*
+ * 10 and 20 digits on 512-bit registers too (2 and 3 zmm, 16 and 24 lanes), for the
+ * "ifmaz" backend: on a core whose 512-bit vpmadd52 issues at the 256-bit rate (AMD Zen 5,
+ * family 26) the zmm form issues fewer instructions for the same digit products, where on
+ * Zen 4 and the Intel cores measured it issues at half rate and the padding lanes cost.
+ * Issue 22 measured the 20-digit AMM x2 on Zen 5 at 310-329 TSC ticks on zmm against
+ * 322-346 on ymm. 30 and 40 digits are zmm in both backends.
+ */
+DEFINE_KERNELS(10z, 10, z, NV_z(10))
+DEFINE_KERNELS(20z, 20, z, NV_z(20))
 
 /*
  * 60 and 80 digits (3072 and 4096-bit moduli): the single AMM only, for the public-exponent
@@ -172,4 +184,33 @@ ctbn_ifma_ams_x2_fn *ctbn_ifma_ams_x2_for(size_t digits)
     default:
         return NULL;
     }
+}
+
+/* The 512-bit kernels at every D: the "ifmaz" backend's (ifma.h). */
+ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_zmm_for(size_t digits)
+{
+    return digits == 10 ? ctbn_ifma_amm10z_x1
+           : digits == 20 ? ctbn_ifma_amm20z_x1
+                          : ctbn_ifma_amm_x1_for(digits);
+}
+
+ctbn_ifma_amm_x2_fn *ctbn_ifma_amm_x2_zmm_for(size_t digits)
+{
+    return digits == 10 ? ctbn_ifma_amm10z_x2
+           : digits == 20 ? ctbn_ifma_amm20z_x2
+                          : ctbn_ifma_amm_x2_for(digits);
+}
+
+ctbn_ifma_ams_x1_fn *ctbn_ifma_ams_x1_zmm_for(size_t digits)
+{
+    return digits == 10 ? ctbn_ifma_ams10z_x1
+           : digits == 20 ? ctbn_ifma_ams20z_x1
+                          : ctbn_ifma_ams_x1_for(digits);
+}
+
+ctbn_ifma_ams_x2_fn *ctbn_ifma_ams_x2_zmm_for(size_t digits)
+{
+    return digits == 10 ? ctbn_ifma_ams10z_x2
+           : digits == 20 ? ctbn_ifma_ams20z_x2
+                          : ctbn_ifma_ams_x2_for(digits);
 }

@@ -9,6 +9,8 @@
  * only the lanes wasted on padding differ: 20 digits fill 5 ymm registers exactly but 3 zmm
  * registers hold 24 lanes (20% of the multiplications are on zero padding). 30 and 40
  * digits pad to 32 and 40 lanes either way and use zmm (half the instructions to issue).
+ * The "ifmaz" backend also instantiates 10 and 20 digits on zmm (2 and 3 registers, 6 and
+ * 4 padding lanes), for cores whose zmm IFMA issues at the ymm rate (ifma_amm.c).
  *
  * Everything here is always_inline and called with compile-time nc, nd, nv: every register
  * array is unrolled into registers, every mask and lane shift is a constant.
@@ -410,7 +412,7 @@ ALWAYS_INLINE void SFX(ams_body)(int nc, int nd, int nv, uint64_t *const r[2],
         for (int c = 0; c < nc; c++)
             SFX(reduce_step)(t[c], h[c], q[c], mv[c], nv);
     }
-    const int s = VL * nv - nd; /* 0, 2 or 4: public */
+    const int s = VL * nv - nd; /* 0, 2, 4 or 6 (10 digits on zmm): public */
 #pragma GCC unroll 2
     for (int c = 0; c < nc; c++) {
 #pragma GCC unroll 10

@@ -219,13 +219,16 @@ static void half_finish(struct half *h, const struct kern *k, size_t count,
     wipe(h, sizeof(*h));
 }
 
-int ctbn_ifma_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
-                        const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+/* One half, on the 256-bit kernels at 10 and 20 digits (zmm = 0) or the 512-bit ones. */
+static int modexp_one(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                      const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch, int zmm)
 {
     size_t digits = ctbn_ifma_digits(ctx->n);
     if (digits == 0)
         return 0;
-    struct kern k = {1, digits, CTBN_IFMA_LANES(digits), ctbn_ifma_amm_x1_for(digits), NULL};
+    struct kern k = {1, digits, CTBN_IFMA_LANES(digits),
+                     zmm ? ctbn_ifma_amm_x1_zmm_for(digits) : ctbn_ifma_amm_x1_for(digits),
+                     NULL};
     struct half h[1];
     half_init(&h[0], ctx, b, e, e_bits, align64(scratch));
     run(&k, h, e_bits);
@@ -233,15 +236,17 @@ int ctbn_ifma_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
     return 1;
 }
 
-int ctbn_ifma_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
-                         const ctbn_limb *e1, size_t e1_bits,
-                         const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
-                         const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
+/* Both halves, interleaved, on the kernels of that width. */
+static int modexp_two(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                      const ctbn_limb *e1, size_t e1_bits,
+                      const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                      const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch, int zmm)
 {
     size_t digits = ctbn_ifma_digits(ctx1->n);
     if (digits == 0 || ctx2->n != ctx1->n)
         return 0;
-    struct kern k = {2, digits, CTBN_IFMA_LANES(digits), NULL, ctbn_ifma_amm_x2_for(digits)};
+    struct kern k = {2, digits, CTBN_IFMA_LANES(digits), NULL,
+                     zmm ? ctbn_ifma_amm_x2_zmm_for(digits) : ctbn_ifma_amm_x2_for(digits)};
     struct half h[2];
     /* both bases are read before either result is written (r1 MAY alias b1, r2 b2) */
     half_init(&h[0], ctx1, b1, e1, e1_bits, align64(scratch));
@@ -253,4 +258,32 @@ int ctbn_ifma_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *
     half_finish(&h[0], &k, count, ctx1, r1);
     half_finish(&h[1], &k, count, ctx2, r2);
     return 1;
+}
+
+int ctbn_ifma_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                        const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+{
+    return modexp_one(ctx, r, b, e, e_bits, scratch, 0);
+}
+
+int ctbn_ifma_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                         const ctbn_limb *e1, size_t e1_bits,
+                         const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                         const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
+{
+    return modexp_two(ctx1, r1, b1, e1, e1_bits, ctx2, r2, b2, e2, e2_bits, scratch, 0);
+}
+
+int ctbn_ifmaz_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                         const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+{
+    return modexp_one(ctx, r, b, e, e_bits, scratch, 1);
+}
+
+int ctbn_ifmaz_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
+                          const ctbn_limb *e1, size_t e1_bits,
+                          const ctbn_mont *ctx2, ctbn_limb *r2, const ctbn_limb *b2,
+                          const ctbn_limb *e2, size_t e2_bits, ctbn_limb *scratch)
+{
+    return modexp_two(ctx1, r1, b1, e1, e1_bits, ctx2, r2, b2, e2, e2_bits, scratch, 1);
 }

@@ -38,14 +38,14 @@
                                "; bignum backend: "
 
 /* Provider parameter: the engine backend in use ("portable", "adx", "avx512y", "avx2",
- * "avx512" or "ifma"). */
+ * "avx512", "ifma" or "ifmaz"). */
 #define CTRSA_PROV_PARAM_BACKEND "ctrsa-backend"
 
 /*
  * The build information: the bignum backend chosen at load, the path it takes per modulus
  * size (the backend descriptors in bignum/; the measurements behind them are in README.md, "Path per size
  * and CPU class"), and the backends this CPU supports. Every combination is a constant
- * string (the supported sets are the prefixes of "portable adx avx512y avx2 avx512 ifma"
+ * string (the supported sets are the prefixes of "portable adx avx512y avx2 avx512 ifma ifmaz"
  * that end where bignum/backend.c's order adds a feature: avx512y and avx2 need the same
  * ones), so the pointer handed out stays valid.
  */
@@ -70,31 +70,36 @@
 #define CTRSA_BI_IFMA \
     "ifma (AVX-512 IFMA private-key modexp for 512-2048-bit moduli and CRT halves, " \
     "public exponent for 512-4096 bits; MULX/ADX for every other size)"
+#define CTRSA_BI_IFMAZ \
+    "ifmaz (the ifma backend's private-key kernels on 512-bit registers at every size, " \
+    "for cores that issue 512-bit IFMA at the 256-bit rate: AMD Zen 5)"
 #define CTRSA_BI_S1 "portable"
 #define CTRSA_BI_S2 CTRSA_BI_S1 " adx"
 #define CTRSA_BI_S4 CTRSA_BI_S2 " avx512y avx2"
 #define CTRSA_BI_S5 CTRSA_BI_S4 " avx512"
 #define CTRSA_BI_S6 CTRSA_BI_S5 " ifma"
+#define CTRSA_BI_S7 CTRSA_BI_S6 " ifmaz"
 #define CTRSA_BI_ROW(active)                                                          \
     { CTRSA_BI(active, CTRSA_BI_S1), CTRSA_BI(active, CTRSA_BI_S2), NULL,             \
       CTRSA_BI(active, CTRSA_BI_S4), CTRSA_BI(active, CTRSA_BI_S5),                   \
-      CTRSA_BI(active, CTRSA_BI_S6) }
+      CTRSA_BI(active, CTRSA_BI_S6), CTRSA_BI(active, CTRSA_BI_S7) }
 static const char *ctrsa_buildinfo(void)
 {
-    static const char *const table[6][6] = {
+    static const char *const table[7][7] = {
         CTRSA_BI_ROW(CTRSA_BI_PORTABLE), CTRSA_BI_ROW(CTRSA_BI_ADX),
         CTRSA_BI_ROW(CTRSA_BI_AVX512Y),  CTRSA_BI_ROW(CTRSA_BI_AVX2),
         CTRSA_BI_ROW(CTRSA_BI_AVX512),   CTRSA_BI_ROW(CTRSA_BI_IFMA),
+        CTRSA_BI_ROW(CTRSA_BI_IFMAZ),
     };
-    static const char *const names[6] = { "portable", "adx", "avx512y",
-                                          "avx2", "avx512", "ifma" };
+    static const char *const names[7] = { "portable", "adx", "avx512y", "avx2",
+                                          "avx512", "ifma", "ifmaz" };
     const char *be = ctbn_backend_name();
-    size_t supported = ctbn_backend_supported(NULL, 0), active = 6;
-    for (size_t i = 0; i < 6; i++)
+    size_t supported = ctbn_backend_supported(NULL, 0), active = 7;
+    for (size_t i = 0; i < 7; i++)
         if (strcmp(be, names[i]) == 0)
             active = i;
     /* the active backend is always among the supported ones */
-    if (supported < 1 || supported > 6 || active >= supported ||
+    if (supported < 1 || supported > 7 || active >= supported ||
         table[active][supported - 1] == NULL)
         return CTRSA_BUILDINFO_PREFIX "unknown";
     return table[active][supported - 1];

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "backend.h" /* ctbn_cpu_features, the core-trait rule */
 #include "bignum.h"
 #include "bn_oracle.h"
 
@@ -56,7 +57,8 @@ static void test_select_api(void **state)
     assert_string_equal(ctbn_backend_name(), "portable");
 
     /* a known but unsupported backend fails too */
-    static const char *all[] = { "portable", "adx", "avx512y", "avx2", "avx512", "ifma" };
+    static const char *all[] = { "portable", "adx", "avx512y", "avx2", "avx512", "ifma",
+                                 "ifmaz" };
     for (size_t k = 0; k < ARRAY_LEN(all); k++) {
         int listed = 0;
         for (size_t i = 0; i < count; i++)
@@ -67,13 +69,37 @@ static void test_select_api(void **state)
         }
     }
 
-    /* "auto" (and NULL) pick the best: the last of the list */
+    /* "auto" (and NULL) pick the best: the last of the list, but ifmaz (last wherever IFMA
+     * is) only on a core with zmm IFMA at the ymm rate, ifma (before it) elsewhere */
+    const char *best = names[count - 1];
+    if (strcmp(best, "ifmaz") == 0 &&
+        !(ctbn_cpu_features() & CTBN_CPU_ZMM_IFMA_FULL_RATE)) {
+        assert_string_equal(names[count - 2], "ifma");
+        best = names[count - 2];
+    }
     assert_int_equal(ctbn_backend_select("auto"), 0);
-    assert_string_equal(ctbn_backend_name(), names[count - 1]);
+    assert_string_equal(ctbn_backend_name(), best);
     use("portable");
     assert_int_equal(ctbn_backend_select(NULL), 0);
-    assert_string_equal(ctbn_backend_name(), names[count - 1]);
+    assert_string_equal(ctbn_backend_name(), best);
     use("portable");
+}
+
+/* The core-trait rule, on CPUs this test may not run on: zmm IFMA counts as full rate on
+ * AMD family 26 (Zen 5) with IFMA, and nowhere else measured. */
+static void test_core_traits(void **state)
+{
+    (void)state;
+    unsigned ifma = CTBN_CPU_AVX512F | CTBN_CPU_AVX512IFMA;
+    assert_int_equal(ctbn_cpu_core_traits(1, 26, ifma), CTBN_CPU_ZMM_IFMA_FULL_RATE);
+    assert_int_equal(ctbn_cpu_core_traits(1, 26, CTBN_CPU_AVX2), 0); /* IFMA hidden */
+    assert_int_equal(ctbn_cpu_core_traits(1, 25, ifma), 0);          /* Zen 4 */
+    assert_int_equal(ctbn_cpu_core_traits(0, 6, ifma), 0);           /* Intel */
+    assert_int_equal(ctbn_cpu_core_traits(0, 26, ifma), 0);          /* not AMD */
+    /* and the detected features carry the rule's answer for this CPU */
+    unsigned f = ctbn_cpu_features();
+    if (!(f & CTBN_CPU_AVX512IFMA))
+        assert_false(f & CTBN_CPU_ZMM_IFMA_FULL_RATE);
 }
 
 /* ---- Montgomery multiplication and squaring ---- */
@@ -444,6 +470,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_select_api),
+        cmocka_unit_test(test_core_traits),
         cmocka_unit_test(test_mont_every_size),
         cmocka_unit_test(test_modexp_through_seam),
         cmocka_unit_test(test_modexp2_through_seam),

@@ -11,7 +11,8 @@
  * 60 and 80 digits it alone uses: exponents 0, 1, 2, 3, 65537, 256-bit odd and even,
  * multi-limb; bases 0, 1, m-1, random; r = b; other sizes refused.
  *
- * Skipped (exit 77, with the reason) when the CPU or OS lacks AVX-512 IFMA.
+ * With the argument "ifmaz", all of it again on that backend's 512-bit kernels (10 and 20
+ * digits on zmm). Skipped (exit 77, with the reason) when the CPU or OS lacks AVX-512 IFMA.
  * Reproduce a failure with CTRSA_TEST_SEED (the report prints it).
  */
 #include <setjmp.h>
@@ -46,6 +47,70 @@ static void use_backend(const char *name)
 {
     if (ctbn_backend_select(name) != 0)
         fail_msg("backend %s not selectable", name);
+}
+
+/*
+ * Which instance this run tests: "ifma" (256-bit registers at 10 and 20 digits) or, run
+ * with the argument "ifmaz", that backend (512-bit registers at every size). The kernel
+ * selectors below and every hook test follow it; at 30 digits and more the two are the
+ * same kernels, tested twice.
+ */
+static const char *backend = "ifma";
+static int zmm;
+
+static ctbn_ifma_amm_x1_fn *amm_x1_for(size_t d)
+{
+    return zmm ? ctbn_ifma_amm_x1_zmm_for(d) : ctbn_ifma_amm_x1_for(d);
+}
+
+static ctbn_ifma_amm_x2_fn *amm_x2_for(size_t d)
+{
+    return zmm ? ctbn_ifma_amm_x2_zmm_for(d) : ctbn_ifma_amm_x2_for(d);
+}
+
+static ctbn_ifma_ams_x1_fn *ams_x1_for(size_t d)
+{
+    return zmm ? ctbn_ifma_ams_x1_zmm_for(d) : ctbn_ifma_ams_x1_for(d);
+}
+
+static ctbn_ifma_ams_x2_fn *ams_x2_for(size_t d)
+{
+    return zmm ? ctbn_ifma_ams_x2_zmm_for(d) : ctbn_ifma_ams_x2_for(d);
+}
+
+/* The hooks of the backend under test, called directly (ctbn_modexp_ct would quietly fall
+ * back to the generic path if a hook declined a size it should take). */
+static int hook_modexp(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
+                       const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)
+{
+    return zmm ? ctbn_ifmaz_modexp_ct(ctx, r, b, e, e_bits, scratch)
+               : ctbn_ifma_modexp_ct(ctx, r, b, e, e_bits, scratch);
+}
+
+static int hook_modexp2(const ctbn_mont *c1, ctbn_limb *r1, const ctbn_limb *b1,
+                        const ctbn_limb *e1, size_t e1_bits, const ctbn_mont *c2,
+                        ctbn_limb *r2, const ctbn_limb *b2, const ctbn_limb *e2,
+                        size_t e2_bits, ctbn_limb *scratch)
+{
+    return zmm ? ctbn_ifmaz_modexp2_ct(c1, r1, b1, e1, e1_bits, c2, r2, b2, e2, e2_bits, scratch)
+               : ctbn_ifma_modexp2_ct(c1, r1, b1, e1, e1_bits, c2, r2, b2, e2, e2_bits, scratch);
+}
+
+/* The two instances differ exactly at 10 and 20 digits: the zmm selectors give other
+ * kernels there, the same ones at 30 and 40 (so a selector that handed ifmaz the 256-bit
+ * kernels fails here, although its results would be right). */
+static void test_widths(void **state)
+{
+    (void)state;
+    static const size_t differ[] = { 10, 20 }, same[] = { 30, 40 };
+    for (size_t i = 0; i < 2; i++) {
+        assert_ptr_not_equal(ctbn_ifma_amm_x1_zmm_for(differ[i]), ctbn_ifma_amm_x1_for(differ[i]));
+        assert_ptr_not_equal(ctbn_ifma_amm_x2_zmm_for(differ[i]), ctbn_ifma_amm_x2_for(differ[i]));
+        assert_ptr_not_equal(ctbn_ifma_ams_x1_zmm_for(differ[i]), ctbn_ifma_ams_x1_for(differ[i]));
+        assert_ptr_not_equal(ctbn_ifma_ams_x2_zmm_for(differ[i]), ctbn_ifma_ams_x2_for(differ[i]));
+        assert_ptr_equal(ctbn_ifma_amm_x2_zmm_for(same[i]), ctbn_ifma_amm_x2_for(same[i]));
+    }
+    assert_null(ctbn_ifma_amm_x2_zmm_for(16));
 }
 
 /* A modulus of `bits` bits in n limbs of the given kind (rand_modulus), set up in the
@@ -242,8 +307,8 @@ static void test_amm(void **state)
     ctbn_limb tmp[CTBN_MAX_LIMBS];
     for (size_t s = 0; s < ARRAY_LEN(ifma_bits); s++) {
         size_t n = CTBN_LIMBS(ifma_bits[s]), digits = ctbn_ifma_digits(n);
-        ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
-        ctbn_ifma_amm_x2_fn *x2 = ctbn_ifma_amm_x2_for(digits);
+        ctbn_ifma_amm_x1_fn *x1 = amm_x1_for(digits);
+        ctbn_ifma_amm_x2_fn *x2 = amm_x2_for(digits);
         assert_non_null(x1);
         assert_non_null(x2);
         for (int it = 0; it < 60; it++) {
@@ -348,9 +413,9 @@ static void test_ams(void **state)
     for (size_t s = 0; s < ARRAY_LEN(ifma_bits); s++) {
         size_t n = CTBN_LIMBS(ifma_bits[s]), digits = ctbn_ifma_digits(n);
         size_t bytes = CTBN_IFMA_LANES(digits) * sizeof(uint64_t);
-        ctbn_ifma_amm_x1_fn *m1x = ctbn_ifma_amm_x1_for(digits);
-        ctbn_ifma_ams_x1_fn *x1 = ctbn_ifma_ams_x1_for(digits);
-        ctbn_ifma_ams_x2_fn *x2 = ctbn_ifma_ams_x2_for(digits);
+        ctbn_ifma_amm_x1_fn *m1x = amm_x1_for(digits);
+        ctbn_ifma_ams_x1_fn *x1 = ams_x1_for(digits);
+        ctbn_ifma_ams_x2_fn *x2 = ams_x2_for(digits);
         assert_non_null(x1);
         assert_non_null(x2);
         for (int it = 0; it < 40; it++) {
@@ -454,14 +519,14 @@ static void check_modexp_base(const struct modulus *md, size_t e_bits, enum base
     report_operand("m", md->m, n);
     report_operand("b", b, n);
     report_operand("e", e, en);
-    use_backend("ifma");
+    use_backend(backend);
     ctbn_modexp_ct(md->ctx, r, b, e, e_bits, scratch);
     expect_limbs_bn("ifma b^e mod m", r, n, want);
     /* the hook takes this size itself (not the generic code) */
     memset(r, 0, n * sizeof(ctbn_limb));
     if (ctbn_ifma_digits(n) != 0) {
-        assert_int_equal(ctbn_ifma_modexp_ct(md->ctx, r, b, e, e_bits, scratch), 1);
-        expect_limbs_bn("ctbn_ifma_modexp_ct", r, n, want);
+        assert_int_equal(hook_modexp(md->ctx, r, b, e, e_bits, scratch), 1);
+        expect_limbs_bn("the backend's modexp hook", r, n, want);
     }
     /* in place */
     memcpy(r, b, n * sizeof(ctbn_limb));
@@ -538,8 +603,8 @@ static void check_modexp2_base(const struct modulus *m1, const struct modulus *m
     report_operand("m2", m2->m, n);
     report_operand("b2", b2, n);
     report_operand("e2", e2, CTBN_LIMBS(e2_bits));
-    use_backend("ifma");
-    assert_int_equal(ctbn_ifma_modexp2_ct(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2,
+    use_backend(backend);
+    assert_int_equal(hook_modexp2(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2,
                                           e2_bits, scratch), 1);
     expect_limbs_bn("ifma r1", r1, n, w1);
     expect_limbs_bn("ifma r2", r2, n, w2);
@@ -690,8 +755,8 @@ static void test_other_sizes(void **state)
         ctbn_limb e[1] = { 65537 };
         rand_below(b, md.m, n);
         memset(r, 0x5A, n * sizeof(ctbn_limb));
-        assert_int_equal(ctbn_ifma_modexp_ct(md.ctx, r, b, e, 17, scratch), 0);
-        assert_int_equal(ctbn_ifma_modexp2_ct(md.ctx, r, b, e, 17, md.ctx, r, b, e, 17,
+        assert_int_equal(hook_modexp(md.ctx, r, b, e, 17, scratch), 0);
+        assert_int_equal(hook_modexp2(md.ctx, r, b, e, 17, md.ctx, r, b, e, 17,
                                               scratch), 0);
         for (size_t i = 0; i < n; i++)
             assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
@@ -707,7 +772,7 @@ static void test_other_sizes(void **state)
     modulus_random(&m2, 2048);
     ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(16, 32));
     ctbn_limb r1[16], r2[32], b1[16] = { 2 }, b2[32] = { 3 }, e[1] = { 3 };
-    assert_int_equal(ctbn_ifma_modexp2_ct(m1.ctx, r1, b1, e, 2, m2.ctx, r2, b2, e, 2, scratch),
+    assert_int_equal(hook_modexp2(m1.ctx, r1, b1, e, 2, m2.ctx, r2, b2, e, 2, scratch),
                      0);
     free(scratch);
     modulus_free(&m1);
@@ -739,7 +804,7 @@ static void test_amm_public_sizes(void **state)
         size_t n = CTBN_LIMBS(sizes[s]), digits = ctbn_ifma_public_digits(n);
         assert_int_equal(digits, 65 * n / 52);
         assert_int_equal(ctbn_ifma_digits(n), 0); /* the private modexp hooks refuse it */
-        ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
+        ctbn_ifma_amm_x1_fn *x1 = amm_x1_for(digits);
         assert_non_null(x1);
         for (int it = 0; it < 40; it++) {
             struct modulus md;
@@ -790,7 +855,7 @@ static void check_public(const struct modulus *md, const ctbn_limb *b, const ctb
     memset(r, 0xA5, n * sizeof(ctbn_limb));
     assert_int_equal(ctbn_ifma_modexp_public_vartime(md->ctx, r, b, e, en, scratch), 1);
     expect_limbs_bn("ctbn_ifma_modexp_public_vartime", r, n, want);
-    use_backend("ifma");
+    use_backend(backend);
     memset(r, 0xA5, n * sizeof(ctbn_limb));
     ctbn_modexp_public_vartime(md->ctx, r, b, e, en, scratch);
     expect_limbs_bn("ifma seam b^e mod m", r, n, want);
@@ -800,7 +865,7 @@ static void check_public(const struct modulus *md, const ctbn_limb *b, const ctb
     use_backend("portable");
     ctbn_modexp_public_vartime(md->ctx, rp, b, e, en, scratch);
     expect_limbs_eq("ifma vs portable", r, rp, n);
-    use_backend("ifma");
+    use_backend(backend);
 
     BN_free(bb);
     BN_free(be);
@@ -889,7 +954,7 @@ static void test_public_top_carry(void **state)
     (void)state;
     SEED_TEST();
     size_t n = 16, digits = ctbn_ifma_public_digits(n);
-    ctbn_ifma_amm_x1_fn *x1 = ctbn_ifma_amm_x1_for(digits);
+    ctbn_ifma_amm_x1_fn *x1 = amm_x1_for(digits);
     struct modulus md;
     modulus_make(&md, n, 64 * n, MOD_ALL_ONES);
     ctbn_ifma_mod *mod = aligned_alloc(64, sizeof(ctbn_ifma_mod));
@@ -945,7 +1010,7 @@ static void test_public_other_sizes(void **state)
         {
             BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 1), *want = BN_new();
             BN_mod_exp(want, bb, be, md.bm, oracle_bn_ctx());
-            use_backend("ifma");
+            use_backend(backend);
             ctbn_modexp_public_vartime(md.ctx, r, b, e, 1, scratch);
             expect_limbs_bn("ifma seam b^65537 (generic code)", r, n, want);
             BN_free(bb);
@@ -959,15 +1024,24 @@ static void test_public_other_sizes(void **state)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    if (ctbn_backend_select("ifma") != 0) {
-        printf("SKIP: the ifma backend is not usable here (CPU or OS lacks AVX-512 IFMA, "
-               "or it is not built)\n");
+    if (argc > 1 && strcmp(argv[1], "ifmaz") == 0) {
+        backend = "ifmaz";
+        zmm = 1;
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: test_ifma [ifmaz]\n");
+        return 2;
+    }
+    if (ctbn_backend_select(backend) != 0) {
+        printf("SKIP: the %s backend is not usable here (CPU or OS lacks AVX-512 IFMA, "
+               "or it is not built)\n", backend);
         return 77;
     }
+    fprintf(stderr, "testing the %s backend's kernels and hooks\n", backend);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_convert),
+        cmocka_unit_test(test_widths),
         cmocka_unit_test(test_amm),
         cmocka_unit_test(test_ams),
         cmocka_unit_test(test_modexp),
@@ -980,5 +1054,5 @@ int main(void)
         cmocka_unit_test(test_public_top_carry),
         cmocka_unit_test(test_public_other_sizes),
     };
-    return cmocka_run_group_tests_name("ifma", tests, NULL, NULL);
+    return cmocka_run_group_tests_name(backend, tests, NULL, NULL);
 }
