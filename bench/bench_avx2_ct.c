@@ -35,43 +35,16 @@
  * Valgrind runs AVX2, so the ct suite (test/ct) covers this backend too; the t-test is the
  * second, statistical check asked for by issue 11.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <x86intrin.h>
-
-#include <openssl/rand.h>
 
 #include "avx2.h"
 #include "backend.h"
-#include "welch.h"
 #include "bignum.h"
+#include "ct_harness.h"
 
-static void die(const char *msg)
-{
-    fprintf(stderr, "bench_avx2_ct: %s\n", msg);
-    exit(1);
-}
-
-static void rand_limbs(ctbn_limb *x, size_t n)
-{
-    if (RAND_bytes((unsigned char *)x, (int)(n * sizeof(ctbn_limb))) != 1)
-        die("RAND_bytes");
-}
-
-/* An odd modulus of exactly 64 n bits; its context. */
-static ctbn_mont *make_modulus(size_t n, ctbn_limb *m)
-{
-    rand_limbs(m, n);
-    m[0] |= 1;
-    m[n - 1] |= (ctbn_limb)1 << 63;
-    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
-    if (ctx == NULL || ctbn_mont_init(ctx, m, n) != 0)
-        die("ctbn_mont_init");
-    return ctx;
-}
+const char bench_name[] = "bench_avx2_ct";
 
 /* ---------------------------------------------------------------------------------------
  * cycles
@@ -239,13 +212,6 @@ static void cycles(void)
         cycles_size(sizes[i]);
 }
 
-static double thread_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
 /* ---------------------------------------------------------------------------------------
  * modexp2: both CRT halves, full-length exponents, TSC ticks, minimum of interleaved rounds
  */
@@ -267,39 +233,26 @@ static void modexp2_table(void)
         printf("---|");
     printf("\n");
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-        size_t bits = sizes[s], n = bits / 64;
-        ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS], b1[CTBN_MAX_LIMBS],
-            b2[CTBN_MAX_LIMBS], e1[CTBN_MAX_LIMBS], e2[CTBN_MAX_LIMBS], r1[CTBN_MAX_LIMBS],
-            r2[CTBN_MAX_LIMBS];
-        ctbn_mont *c1 = make_modulus(n, m1), *c2 = make_modulus(n, m2);
-        rand_limbs(b1, n);
-        rand_limbs(b2, n);
-        rand_limbs(e1, n);
-        rand_limbs(e2, n);
-        b1[n - 1] >>= 1;
-        b2[n - 1] >>= 1;
-        ctbn_limb *scratch = malloc(CTBN_MODEXP2_SCRATCH(n, n) * sizeof(ctbn_limb));
-        if (scratch == NULL)
-            die("out of memory");
+        struct two_halves h;
+        two_halves_init(&h, sizes[s]);
         double best[2] = { 0, 0 };
         for (size_t r = 0; r < rounds; r++) {
             for (size_t v = 0; v < nn; v++) {
                 if (ctbn_backend_select(names[v]) != 0)
                     continue;
-                double t0 = thread_us();
-                ctbn_modexp2_ct(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits, scratch);
-                double t = thread_us() - t0;
+                double t0 = thread_ns();
+                ctbn_modexp2_ct(h.c1, h.r1, h.b1, h.e1, h.bits, h.c2, h.r2, h.b2, h.e2, h.bits,
+                                h.scratch);
+                double t = (thread_ns() - t0) / 1e3;
                 best[v] = (best[v] == 0 || t < best[v]) ? t : best[v];
             }
         }
-        printf("| %zu |", bits);
+        printf("| %zu |", h.bits);
         for (size_t v = 0; v < nn; v++)
             printf(" %.0f |", best[v]);
         printf(" %.2f |\n", best[1] / best[0]);
         fflush(stdout);
-        free(scratch);
-        free(c1);
-        free(c2);
+        two_halves_free(&h);
     }
 }
 
@@ -334,8 +287,7 @@ static void public_size(size_t bits)
     size_t n = bits / 64, digits = ctbn_avx2_public_digits(n);
     ctbn_limb m[CTBN_MAX_LIMBS], b[CTBN_MAX_LIMBS], r1[CTBN_MAX_LIMBS], r2[CTBN_MAX_LIMBS];
     ctbn_mont *ctx = make_modulus(n, m);
-    rand_limbs(b, n);
-    b[n - 1] >>= 1; /* below m, whose top bit is set */
+    rand_base(b, n);
     ctbn_limb *scratch = malloc(CTBN_EXP_VARTIME_SCRATCH(n) * sizeof(ctbn_limb));
     ctbn_avx2_mod *mod = aligned_alloc(32, sizeof(*mod));
     if (scratch == NULL || mod == NULL)
@@ -438,74 +390,24 @@ static void public_table(void)
  * ttest
  */
 
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static void ttest_size(size_t bits, size_t samples)
 {
-    size_t n = bits / 64;
-    ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS];
-    ctbn_mont *c1 = make_modulus(n, m1), *c2 = make_modulus(n, m2);
-    ctbn_limb b1[CTBN_MAX_LIMBS], b2[CTBN_MAX_LIMBS], e1[CTBN_MAX_LIMBS], e2[CTBN_MAX_LIMBS];
-    ctbn_limb r1[CTBN_MAX_LIMBS], r2[CTBN_MAX_LIMBS];
-    ctbn_limb *scratch = malloc(CTBN_MODEXP2_SCRATCH(n, n) * sizeof(ctbn_limb));
-    double *t = malloc(samples * sizeof(double));
-    unsigned char *cls = malloc(samples);
-    if (scratch == NULL || t == NULL || cls == NULL)
-        die("out of memory");
-    uint64_t seed;
-    rand_limbs(&seed, 1);
-    seed |= 1;
+    struct two_halves h;
+    struct ttest_samples s;
+    two_halves_init(&h, bits);
+    ttest_samples_init(&s, samples);
     for (size_t i = 0; i < samples; i++) {
-        cls[i] = (unsigned char)(xorshift(&seed) & 1);
-        rand_limbs(b1, n);
-        rand_limbs(b2, n);
-        b1[n - 1] &= ~((ctbn_limb)1 << 63);
-        b2[n - 1] &= ~((ctbn_limb)1 << 63);
-        for (size_t j = 0; j < n; j++) {
-            e1[j] = cls[i] ? xorshift(&seed) : 0;
-            e2[j] = cls[i] ? xorshift(&seed) : 0;
-        }
-        _mm_lfence();
-        uint64_t t0 = __rdtsc();
-        _mm_lfence();
-        if (!ctbn_avx2_modexp2_ct(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits, scratch))
+        ttest_exponents(&s, &h, ttest_draw(&s, i, &h));
+        uint64_t t0 = tsc_start();
+        if (!ctbn_avx2_modexp2_ct(h.c1, h.r1, h.b1, h.e1, bits, h.c2, h.r2, h.b2, h.e2, bits,
+                                  h.scratch))
             die("modexp2 not taken");
-        _mm_lfence();
-        t[i] = (double)(__rdtsc() - t0);
+        s.t[i] = (double)(tsc_stop() - t0);
     }
-    double *sorted = malloc(samples * sizeof(double));
-    if (sorted == NULL)
-        die("out of memory");
-    memcpy(sorted, t, samples * sizeof(double));
-    qsort(sorted, samples, sizeof(double), cmp_double);
-    static const double pct[] = { 100, 99.9, 99, 95, 90, 75, 50 };
-    double maxt = 0;
     printf("| %4zu | %7zu |", bits, samples);
-    for (size_t p = 0; p < sizeof(pct) / sizeof(pct[0]); p++) {
-        double thr = sorted[(size_t)((double)(samples - 1) * pct[p] / 100.0)];
-        struct acc a[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-        for (size_t i = 0; i < samples; i++)
-            if (t[i] <= thr)
-                acc_push(&a[cls[i]], t[i]);
-        double tv = fabs(welch_t(&a[0], &a[1]));
-        maxt = tv > maxt ? tv : maxt;
-        printf(" %6.2f |", tv);
-    }
-    printf(" %6.2f | %s | %.0f |\n", maxt, maxt < 4.5 ? "no leak detected" : "LEAK",
-           sorted[samples / 2]);
-    fflush(stdout);
-    free(sorted);
-    free(t);
-    free(cls);
-    free(scratch);
-    free(c1);
-    free(c2);
+    ttest_report(&s, 6);
+    ttest_samples_free(&s);
+    two_halves_free(&h);
 }
 
 static void ttest(size_t samples)

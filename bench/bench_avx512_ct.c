@@ -31,56 +31,18 @@
  *
  * x86-64 with AVX-512F only (the 512-bit kernels, rdtsc, lfence).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <x86intrin.h>
-
-#include <openssl/rand.h>
 
 #include "avx2.h"
 #include "avx512.h"
 #include "backend.h"
 #include "bignum.h"
+#include "ct_harness.h"
 #include "welch.h"
 
-static void die(const char *msg)
-{
-    fprintf(stderr, "bench_avx512_ct: %s\n", msg);
-    exit(1);
-}
-
-static void rand_limbs(ctbn_limb *x, size_t n)
-{
-    if (RAND_bytes((unsigned char *)x, (int)(n * sizeof(ctbn_limb))) != 1)
-        die("RAND_bytes");
-}
-
-/* An odd modulus of exactly 64 n bits; its context. */
-static ctbn_mont *make_modulus(size_t n, ctbn_limb *m)
-{
-    rand_limbs(m, n);
-    m[0] |= 1;
-    m[n - 1] |= (ctbn_limb)1 << 63;
-    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
-    if (ctx == NULL || ctbn_mont_init(ctx, m, n) != 0)
-        die("ctbn_mont_init");
-    return ctx;
-}
-
-static double thread_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    return cmp_double(a, b);
-}
+const char bench_name[] = "bench_avx512_ct";
 
 /* ---------------------------------------------------------------------------------------
  * cycles
@@ -176,20 +138,8 @@ static void modexp2_table(void)
         printf(" %s |", names[v]);
     printf(" avx2 / avx512 (min) |\n|---|---|---|---|---|---|\n");
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-        size_t bits = sizes[s], n = bits / 64;
-        ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS], b1[CTBN_MAX_LIMBS],
-            b2[CTBN_MAX_LIMBS], e1[CTBN_MAX_LIMBS], e2[CTBN_MAX_LIMBS], r1[CTBN_MAX_LIMBS],
-            r2[CTBN_MAX_LIMBS];
-        ctbn_mont *c1 = make_modulus(n, m1), *c2 = make_modulus(n, m2);
-        rand_limbs(b1, n);
-        rand_limbs(b2, n);
-        rand_limbs(e1, n);
-        rand_limbs(e2, n);
-        b1[n - 1] >>= 1;
-        b2[n - 1] >>= 1;
-        ctbn_limb *scratch = malloc(CTBN_MODEXP2_SCRATCH(n, n) * sizeof(ctbn_limb));
-        if (scratch == NULL)
-            die("out of memory");
+        struct two_halves h;
+        two_halves_init(&h, sizes[s]);
         double t[NN][ROUNDS];
         for (size_t r = 0; r < ROUNDS; r++) {
             for (size_t v = 0; v < NN; v++) {
@@ -197,33 +147,25 @@ static void modexp2_table(void)
                 if (ctbn_backend_select(names[v]) != 0)
                     continue;
                 double t0 = thread_ns();
-                ctbn_modexp2_ct(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits, scratch);
+                ctbn_modexp2_ct(h.c1, h.r1, h.b1, h.e1, h.bits, h.c2, h.r2, h.b2, h.e2, h.bits,
+                                h.scratch);
                 t[v][r] = (thread_ns() - t0) / 1e3;
             }
         }
-        printf("| %zu |", bits);
+        printf("| %zu |", h.bits);
         for (size_t v = 0; v < NN; v++) {
-            qsort(t[v], ROUNDS, sizeof(double), cmp_dbl);
+            qsort(t[v], ROUNDS, sizeof(double), cmp_double);
             printf(" %.0f / %.0f |", t[v][0], t[v][ROUNDS / 2]);
         }
         printf(" %.2f |\n", t[2][0] / t[0][0]);
         fflush(stdout);
-        free(scratch);
-        free(c1);
-        free(c2);
+        two_halves_free(&h);
     }
 }
 
 /* ---------------------------------------------------------------------------------------
  * ttest
  */
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /* control: 0 = ctbn_avx512_modexp2_ct_z (constant time), 1 = the public-exponent path on
  * the same operands (variable time in e: the harness must see it). bases: the classes are
@@ -232,73 +174,33 @@ static uint64_t xorshift(uint64_t *s)
  * exponents. */
 static void ttest_size(size_t bits, size_t samples, int control, int bases)
 {
-    size_t n = bits / 64;
-    ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS];
-    ctbn_mont *c1 = make_modulus(n, m1), *c2 = make_modulus(n, m2);
-    ctbn_limb b1[CTBN_MAX_LIMBS], b2[CTBN_MAX_LIMBS], e1[CTBN_MAX_LIMBS], e2[CTBN_MAX_LIMBS];
-    ctbn_limb r1[CTBN_MAX_LIMBS], r2[CTBN_MAX_LIMBS];
-    ctbn_limb *scratch = malloc(CTBN_MODEXP2_SCRATCH(n, n) * sizeof(ctbn_limb));
-    double *t = malloc(samples * sizeof(double));
-    unsigned char *cls = malloc(samples);
-    if (scratch == NULL || t == NULL || cls == NULL)
-        die("out of memory");
-    uint64_t seed;
-    rand_limbs(&seed, 1);
-    seed |= 1;
+    struct two_halves h;
+    struct ttest_samples s;
+    two_halves_init(&h, bits);
+    ttest_samples_init(&s, samples);
     for (size_t i = 0; i < samples; i++) {
-        cls[i] = (unsigned char)(xorshift(&seed) & 1);
-        rand_limbs(b1, n);
-        rand_limbs(b2, n);
-        b1[n - 1] &= ~((ctbn_limb)1 << 63);
-        b2[n - 1] &= ~((ctbn_limb)1 << 63);
-        for (size_t j = 0; j < n; j++) {
-            e1[j] = cls[i] || bases ? xorshift(&seed) : 0;
-            e2[j] = cls[i] || bases ? xorshift(&seed) : 0;
-            if (bases && !cls[i])
-                b1[j] = b2[j] = 0;
+        unsigned cls = ttest_draw(&s, i, &h);
+        ttest_exponents(&s, &h, cls || bases);
+        if (bases && !cls) {
+            memset(h.b1, 0, h.n * sizeof(ctbn_limb));
+            memset(h.b2, 0, h.n * sizeof(ctbn_limb));
         }
-        _mm_lfence();
-        uint64_t t0 = __rdtsc();
-        _mm_lfence();
+        uint64_t t0 = tsc_start();
         if (control)
-            ctbn_modexp_public_vartime(c1, r1, b1, e1, n, scratch);
-        else if (!ctbn_avx512_modexp2_ct_z(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits,
-                                           scratch))
+            ctbn_modexp_public_vartime(h.c1, h.r1, h.b1, h.e1, h.n, h.scratch);
+        else if (!ctbn_avx512_modexp2_ct_z(h.c1, h.r1, h.b1, h.e1, bits, h.c2, h.r2, h.b2,
+                                           h.e2, bits, h.scratch))
             die("modexp2 not taken");
-        _mm_lfence();
-        t[i] = (double)(__rdtsc() - t0);
+        s.t[i] = (double)(tsc_stop() - t0);
     }
-    double *sorted = malloc(samples * sizeof(double));
-    if (sorted == NULL)
-        die("out of memory");
-    memcpy(sorted, t, samples * sizeof(double));
-    qsort(sorted, samples, sizeof(double), cmp_double);
-    static const double pct[] = { 100, 99.9, 99, 95, 90, 75, 50 };
-    double maxt = 0;
     printf("| %4zu | %s | %7zu |", bits,
            control ? "control: public path"
            : bases ? "avx512 modexp2, zero vs random bases"
                    : "avx512 modexp2",
            samples);
-    for (size_t p = 0; p < sizeof(pct) / sizeof(pct[0]); p++) {
-        double thr = sorted[(size_t)((double)(samples - 1) * pct[p] / 100.0)];
-        struct acc a[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-        for (size_t i = 0; i < samples; i++)
-            if (t[i] <= thr)
-                acc_push(&a[cls[i]], t[i]);
-        double tv = fabs(welch_t(&a[0], &a[1]));
-        maxt = tv > maxt ? tv : maxt;
-        printf(" %6.2f |", tv);
-    }
-    printf(" %6.2f | %s | %.0f |\n", maxt, maxt < 4.5 ? "no leak detected" : "LEAK",
-           sorted[samples / 2]);
-    fflush(stdout);
-    free(sorted);
-    free(t);
-    free(cls);
-    free(scratch);
-    free(c1);
-    free(c2);
+    ttest_report(&s, 6);
+    ttest_samples_free(&s);
+    two_halves_free(&h);
 }
 
 static void ttest(size_t samples, int bases)

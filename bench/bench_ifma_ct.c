@@ -21,7 +21,6 @@
  *
  * Valgrind cannot decode AVX-512, hence this statistical test for the IFMA path.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,21 +29,15 @@
 #if !defined(__x86_64__)
 #error "bench_ifma_ct measures the x86-64 AVX-512 IFMA backend; build it only for x86-64"
 #endif
-#include <x86intrin.h>
 
 #include <openssl/bn.h>
-#include <openssl/rand.h>
 
 #include "backend.h"
-#include "welch.h"
 #include "bignum.h"
+#include "ct_harness.h"
 #include "ifma.h"
 
-static void die(const char *msg)
-{
-    fprintf(stderr, "bench_ifma_ct: %s\n", msg);
-    exit(1);
-}
+const char bench_name[] = "bench_ifma_ct";
 
 static double cpu_ns(void)
 {
@@ -53,48 +46,13 @@ static double cpu_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static void rand_limbs(ctbn_limb *x, size_t n)
-{
-    if (RAND_bytes((unsigned char *)x, (int)(n * sizeof(ctbn_limb))) != 1)
-        die("RAND_bytes");
-}
-
-/* An odd modulus of exactly 64 n bits; its context. */
-static ctbn_mont *make_modulus(size_t n, ctbn_limb *m)
-{
-    rand_limbs(m, n);
-    m[0] |= 1;
-    m[n - 1] |= (ctbn_limb)1 << 63;
-    ctbn_mont *ctx = malloc(sizeof(ctbn_mont_max));
-    if (ctx == NULL || ctbn_mont_init(ctx, m, n) != 0)
-        die("ctbn_mont_init");
-    return ctx;
-}
-
-/* b (n limbs) := a random value below m (clear the top bit: m has it set). */
-static void rand_base(ctbn_limb *b, size_t n)
-{
-    rand_limbs(b, n);
-    b[n - 1] &= ~((ctbn_limb)1 << 63);
-}
-
-static double median(double *v, size_t k)
-{
-    qsort(v, k, sizeof(double), cmp_double);
-    return v[k / 2];
-}
-
 /* ---------------------------------------------------------------------------------------
  * speed
  */
 
+/* The engine's operands and the same numbers as OpenSSL BIGNUMs. */
 struct fixture {
-    size_t n, bits;
-    ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS];
-    ctbn_mont *c1, *c2;
-    ctbn_limb b1[CTBN_MAX_LIMBS], b2[CTBN_MAX_LIMBS], e1[CTBN_MAX_LIMBS], e2[CTBN_MAX_LIMBS];
-    ctbn_limb r1[CTBN_MAX_LIMBS], r2[CTBN_MAX_LIMBS];
-    ctbn_limb *scratch;
+    struct two_halves h;
     BN_CTX *bctx;
     BN_MONT_CTX *mont1, *mont2;
     BIGNUM *bm1, *bm2, *bb1, *bb2, *be1, *be2, *br;
@@ -112,27 +70,20 @@ static BIGNUM *bn_of(const ctbn_limb *x, size_t n)
 
 static void fixture_init(struct fixture *f, size_t bits)
 {
-    f->bits = bits;
-    f->n = bits / 64;
-    f->c1 = make_modulus(f->n, f->m1);
-    f->c2 = make_modulus(f->n, f->m2);
-    rand_base(f->b1, f->n);
-    rand_base(f->b2, f->n);
-    rand_limbs(f->e1, f->n);
-    rand_limbs(f->e2, f->n);
-    f->scratch = malloc(CTBN_MODEXP2_SCRATCH(f->n, f->n) * sizeof(ctbn_limb));
+    struct two_halves *h = &f->h;
+    two_halves_init(h, bits);
     f->bctx = BN_CTX_new();
-    f->bm1 = bn_of(f->m1, f->n);
-    f->bm2 = bn_of(f->m2, f->n);
-    f->bb1 = bn_of(f->b1, f->n);
-    f->bb2 = bn_of(f->b2, f->n);
-    f->be1 = bn_of(f->e1, f->n);
-    f->be2 = bn_of(f->e2, f->n);
+    f->bm1 = bn_of(h->m1, h->n);
+    f->bm2 = bn_of(h->m2, h->n);
+    f->bb1 = bn_of(h->b1, h->n);
+    f->bb2 = bn_of(h->b2, h->n);
+    f->be1 = bn_of(h->e1, h->n);
+    f->be2 = bn_of(h->e2, h->n);
     f->br = BN_new();
     f->mont1 = BN_MONT_CTX_new();
     f->mont2 = BN_MONT_CTX_new();
-    if (f->scratch == NULL || f->bctx == NULL || f->br == NULL || f->mont1 == NULL ||
-        f->mont2 == NULL || !BN_MONT_CTX_set(f->mont1, f->bm1, f->bctx) ||
+    if (f->bctx == NULL || f->br == NULL || f->mont1 == NULL || f->mont2 == NULL ||
+        !BN_MONT_CTX_set(f->mont1, f->bm1, f->bctx) ||
         !BN_MONT_CTX_set(f->mont2, f->bm2, f->bctx))
         die("fixture");
 }
@@ -142,11 +93,12 @@ typedef void op_fn(struct fixture *f, int two);
 
 static void op_engine(struct fixture *f, int two)
 {
+    struct two_halves *h = &f->h;
     if (two)
-        ctbn_modexp2_ct(f->c1, f->r1, f->b1, f->e1, f->bits, f->c2, f->r2, f->b2, f->e2, f->bits,
-                        f->scratch);
+        ctbn_modexp2_ct(h->c1, h->r1, h->b1, h->e1, h->bits, h->c2, h->r2, h->b2, h->e2, h->bits,
+                        h->scratch);
     else
-        ctbn_modexp_ct(f->c1, f->r1, f->b1, f->e1, f->bits, f->scratch);
+        ctbn_modexp_ct(h->c1, h->r1, h->b1, h->e1, h->bits, h->scratch);
 }
 
 static void op_openssl(struct fixture *f, int two)
@@ -180,8 +132,8 @@ static void speed_size(size_t bits, size_t rounds, const struct side *sides, siz
             continue;
         run_op(&sides[s], &f, 1);
         if (s == 0)
-            memcpy(want, f.r1, f.n * sizeof(ctbn_limb));
-        else if (memcmp(want, f.r1, f.n * sizeof(ctbn_limb)) != 0)
+            memcpy(want, f.h.r1, f.h.n * sizeof(ctbn_limb));
+        else if (memcmp(want, f.h.r1, f.h.n * sizeof(ctbn_limb)) != 0)
             die("backends disagree");
     }
     for (int two = 0; two < 2; two++) {
@@ -359,92 +311,41 @@ static void leaky_modexp2(const ctbn_mont *c1, ctbn_limb *r1, const ctbn_limb *b
 #undef T2
 }
 
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* What a t-test row times: the ifma hook, the ifmaz hook, or the deliberately leaky copy. */
 enum { VARIANT_IFMA, VARIANT_IFMAZ, VARIANT_LEAKY };
 
 static void ttest_size(size_t bits, size_t samples, int variant)
 {
-    size_t n = bits / 64;
-    ctbn_limb m1[CTBN_MAX_LIMBS], m2[CTBN_MAX_LIMBS];
-    ctbn_mont *c1 = make_modulus(n, m1), *c2 = make_modulus(n, m2);
-    ctbn_limb b1[CTBN_MAX_LIMBS], b2[CTBN_MAX_LIMBS], e1[CTBN_MAX_LIMBS], e2[CTBN_MAX_LIMBS];
-    ctbn_limb r1[CTBN_MAX_LIMBS], r2[CTBN_MAX_LIMBS];
-    ctbn_limb *scratch = malloc(CTBN_MODEXP2_SCRATCH(n, n) * sizeof(ctbn_limb));
+    struct two_halves h;
+    struct ttest_samples s;
+    two_halves_init(&h, bits);
+    ttest_samples_init(&s, samples);
     uint64_t *tab1 = aligned_alloc(64, 32 * 40 * 8), *tab2 = aligned_alloc(64, 32 * 40 * 8);
-    double *t = malloc(samples * sizeof(double));
-    unsigned char *cls = malloc(samples);
-    if (scratch == NULL || tab1 == NULL || tab2 == NULL || t == NULL || cls == NULL)
+    if (tab1 == NULL || tab2 == NULL)
         die("out of memory");
-    uint64_t seed;
-    rand_limbs(&seed, 1);
-    seed |= 1;
 
     for (size_t i = 0; i < samples; i++) {
-        cls[i] = (unsigned char)(xorshift(&seed) & 1);
-        /* inputs are prepared outside the timed region */
-        rand_base(b1, n);
-        rand_base(b2, n);
-        if (cls[i] == 0) {
-            memset(e1, 0, n * sizeof(ctbn_limb)); /* the fixed class: exponent zero */
-            memset(e2, 0, n * sizeof(ctbn_limb));
-        } else {
-            for (size_t j = 0; j < n; j++) {
-                e1[j] = xorshift(&seed);
-                e2[j] = xorshift(&seed);
-            }
-        }
-        _mm_lfence();
-        uint64_t t0 = __rdtsc();
-        _mm_lfence();
+        /* inputs are prepared outside the timed region; the fixed class: exponent zero */
+        ttest_exponents(&s, &h, ttest_draw(&s, i, &h));
+        uint64_t t0 = tsc_start();
         if (variant == VARIANT_LEAKY)
-            leaky_modexp2(c1, r1, b1, e1, c2, r2, b2, e2, bits, tab1, tab2);
+            leaky_modexp2(h.c1, h.r1, h.b1, h.e1, h.c2, h.r2, h.b2, h.e2, bits, tab1, tab2);
         else if (variant == VARIANT_IFMAZ)
-            ctbn_ifmaz_modexp2_ct(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits, scratch);
+            ctbn_ifmaz_modexp2_ct(h.c1, h.r1, h.b1, h.e1, bits, h.c2, h.r2, h.b2, h.e2, bits,
+                                  h.scratch);
         else
-            ctbn_ifma_modexp2_ct(c1, r1, b1, e1, bits, c2, r2, b2, e2, bits, scratch);
-        _mm_lfence();
-        t[i] = (double)(__rdtsc() - t0);
+            ctbn_ifma_modexp2_ct(h.c1, h.r1, h.b1, h.e1, bits, h.c2, h.r2, h.b2, h.e2, bits,
+                                 h.scratch);
+        s.t[i] = (double)(tsc_stop() - t0);
     }
 
-    /* crop: keep samples below pooled percentiles, as dudect does */
-    double *sorted = malloc(samples * sizeof(double));
-    memcpy(sorted, t, samples * sizeof(double));
-    qsort(sorted, samples, sizeof(double), cmp_double);
-    static const double pct[] = { 100, 99.9, 99, 95, 90, 75, 50 };
-    double maxt = 0;
     static const char *const label[] = { "ifma", "ifmaz", "leaky" };
     printf("| %4zu | %-6s | %7zu |", bits, label[variant], samples);
-    for (size_t p = 0; p < sizeof(pct) / sizeof(pct[0]); p++) {
-        size_t idx = (size_t)((double)(samples - 1) * pct[p] / 100.0);
-        double thr = sorted[idx];
-        struct acc a[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-        for (size_t i = 0; i < samples; i++)
-            if (t[i] <= thr)
-                acc_push(&a[cls[i]], t[i]);
-        double tv = fabs(welch_t(&a[0], &a[1]));
-        if (tv > maxt)
-            maxt = tv;
-        printf(" %7.2f |", tv);
-    }
-    printf(" %7.2f | %s | %.0f |\n", maxt, maxt < 4.5 ? "no leak detected" : "LEAK",
-           sorted[samples / 2]);
-    fflush(stdout);
-    free(sorted);
-    free(t);
-    free(cls);
-    free(scratch);
+    ttest_report(&s, 7);
+    ttest_samples_free(&s);
     free(tab1);
     free(tab2);
-    free(c1);
-    free(c2);
+    two_halves_free(&h);
 }
 
 static void ttest(size_t samples)

@@ -1,5 +1,5 @@
 /*
- * Welch's t-test for the timing tests (bench/bench_ifma_ct.c, bench/bench_avx2_ct.c,
+ * Welch's t-test for the timing tests (bench/ct_harness.c, the kernel benches' harness,
  * test/ct/ttest_decrypt.c): a running mean and sum of squared deviations per class
  * (Welford's update, stable over 10^5 samples of similar size), Welch's t of two classes,
  * and the comparison for sorting samples to find the crop percentiles.

@@ -282,6 +282,14 @@ int ctbn_avx2_exp_public_with(const ctbn_avx2_plan *p, const ctbn_mont *ctx, ctb
 int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                                     const ctbn_limb *e, size_t en, ctbn_limb *scratch);
 
+/* Whether the public-exponent hooks take n-limb moduli with an exponent of ebits bits (both
+ * public): 1 from the shortest exponent the AVX2 kernels were measured faster with than the
+ * generic square-and-multiply on the ADX kernels (the table in avx2_exp_public.c: 9 bits at
+ * n = 16, 5 at 24, 3 at 32, 2 at 48 and 64), else 0 (any other n). The avx512 backend's
+ * public hooks (avx512_modexp.c) use the same thresholds, not measured again for its
+ * kernels. CT: public. */
+int ctbn_avx2_public_takes(size_t n, size_t ebits);
+
 /*
  * x := a value congruent to x 2^s modulo M and below 3M, for a normalized M (n >= 2 limbs,
  * top bit set), x < 3M in n + 1 limbs, 1 <= s <= 60: one step of the public path's R'^2

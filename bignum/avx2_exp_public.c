@@ -152,10 +152,10 @@ static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb 
 }
 
 /*
- * Whether the hook takes n-limb moduli with an exponent of ebits bits (both public): from
- * the shortest exponent measured faster than the generic square-and-multiply on the ADX
- * kernels (the backend's fallback) up; the gain grows with the exponent, as the set-up is
- * fixed and every AMM beats an ADX multiplication. `bench_avx2_ct public`, AMD EPYC Zen 3
+ * Whether the public hooks take n-limb moduli with an exponent of ebits bits (contract in
+ * avx2.h): from the shortest exponent measured faster than the generic square-and-multiply
+ * on the ADX kernels (the backend's fallback) up; the gain grows with the exponent, as the
+ * set-up is fixed and every AMM beats an ADX multiplication. `bench_avx2_ct public`, AMD EPYC Zen 3
  * (shared machine, 2 cores), TSC ticks per call, min of 21 interleaved rounds of 20 calls,
  * adx generic over avx2, two runs of this code (the second in brackets); the medians agree
  * within 0.03 but where another process took the core (64-bit e at 3072 and 4096 bits):
@@ -185,7 +185,7 @@ static void rr_prime(const ctbn_mont *ctx, size_t digits, unsigned w, ctbn_limb 
  * Taken: from 9 bits at 1024 (e = 17, at 1.02-1.03, stays on ADX), 5 at 1536, 3 at 2048,
  * 2 at 3072 and 4096. CT: public.
  */
-static int takes(size_t n, size_t ebits)
+int ctbn_avx2_public_takes(size_t n, size_t ebits)
 {
     switch (n) {
     case 16:
@@ -205,7 +205,7 @@ static int takes(size_t n, size_t ebits)
 int ctbn_avx2_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                                     const ctbn_limb *e, size_t en, ctbn_limb *scratch)
 {
-    if (!takes(ctx->n, ctbn_bitlen_vartime(e, en)))
+    if (!ctbn_avx2_public_takes(ctx->n, ctbn_bitlen_vartime(e, en)))
         return 0; /* public: n and e */
     return ctbn_avx2_exp_public_any(ctx, r, b, e, en, scratch);
 }

@@ -136,7 +136,7 @@ ctbn_avx2_plan ctbn_avx512_plan_public(int wide, size_t n);
 
 /* The hooks of backend.h for both backends (avx512_modexp.c): the private ones handle
  * n = 16, 24, 32 (modexp2: both halves of one n), the public one the n (16 to 64) and
- * exponent lengths of its table; else 0 without writing anything. CT: as backend.h's
+ * exponent lengths of ctbn_avx2_public_takes (avx2.h); else 0 without writing anything. CT: as backend.h's
  * contracts. */
 int ctbn_avx512_modexp_ct_z(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
                             const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch);

@@ -1,6 +1,7 @@
 /*
  * The avx512 backend's AMM kernels on 512-bit registers (8 lanes), compiled with -mavx512f: the "avx512" backend's kernels.
- * Contracts in avx512.h; the body (avx512_body.h) is shared with the other width.
+ * Contracts in avx512.h; the body and the kernels around it (avx512_body.h) are shared with
+ * the other width.
  *
  * CT: only D and W (public) steer anything; see avx512_body.h.
  */
@@ -13,62 +14,5 @@
 #define AVX512_V_BITS 512
 #include "avx512_body.h"
 
-#define KERNEL_G(W, D)                                                                       \
-    static void amm##D##_z(uint64_t *r, const uint64_t *a, const uint64_t *b,               \
-                           const ctbn_avx2_mod *mod)                                        \
-    {                                                                                        \
-        amm_body_z(W, D, 0, 0, r, a, b, mod);                                                  \
-    }
-#define KERNEL(W, D)                                                                         \
-    KERNEL_G(W, D)                                                                           \
-    static void amm##D##f_z(uint64_t *r, const uint64_t *a, const uint64_t *b,              \
-                            const ctbn_avx2_mod *mod)                                       \
-    {                                                                                        \
-        amm_body_z(W, D, 1, 0, r, a, b, mod);                                                  \
-    }
-
-#define SQR(W, D)                                                                            \
-    static void sqr##D##_z(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod)         \
-    {                                                                                        \
-        amm_body_z(W, D, 0, 1, r, a, a, mod);                                               \
-    }                                                                                        \
-    static void sqr##D##f_z(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod)        \
-    {                                                                                        \
-        amm_body_z(W, D, 1, 1, r, a, a, mod);                                               \
-    }
-
 /* W and D per size: the table in avx512.h */
-KERNEL(28, 40)
-KERNEL(28, 56)
-KERNEL(29, 72)
-SQR(28, 40)
-SQR(28, 56)
-SQR(29, 72)
-
-ctbn_avx2_amm_x1_fn *ctbn_avx512_amm_for_z(size_t digits, int friendly)
-{
-    switch (digits) {
-    case 40:
-        return friendly ? amm40f_z : amm40_z;
-    case 56:
-        return friendly ? amm56f_z : amm56_z;
-    case 72:
-        return friendly ? amm72f_z : amm72_z;
-    default:
-        return NULL;
-    }
-}
-
-ctbn_avx2_sqr_fn *ctbn_avx512_sqr_for_z(size_t digits, int friendly)
-{
-    switch (digits) {
-    case 40:
-        return friendly ? sqr40f_z : sqr40_z;
-    case 56:
-        return friendly ? sqr56f_z : sqr56_z;
-    case 72:
-        return friendly ? sqr72f_z : sqr72_z;
-    default:
-        return NULL;
-    }
-}
+AVX512_KERNELS(_z)

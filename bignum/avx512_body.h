@@ -400,6 +400,64 @@ ALWAYS_INLINE void SFX(amm_body)(const unsigned W, const size_t D, const int fri
         V_STOREU(r + PAD + VL * v, x[v]);
 }
 
+/*
+ * The kernels of one width, instantiated once by the file that includes this body
+ * (AVX512_KERNELS(_z) in avx512_amm_z.c, AVX512_KERNELS(_y) in avx512_amm_y.c): for each
+ * (W, D) of the table in avx512.h an AMM and a squaring, for a plain and a friendly
+ * modulus, and the selectors ctbn_avx512_amm_for##sfx / ctbn_avx512_sqr_for##sfx
+ * (contracts in avx512.h). CT: the selectors see only D and friendly (public).
+ */
+#define AVX512_AMM(W, D, sfx)                                                              \
+    static void amm##D##sfx(uint64_t *r, const uint64_t *a, const uint64_t *b,             \
+                            const ctbn_avx2_mod *mod)                                      \
+    {                                                                                      \
+        amm_body##sfx(W, D, 0, 0, r, a, b, mod);                                           \
+    }                                                                                      \
+    static void amm##D##f##sfx(uint64_t *r, const uint64_t *a, const uint64_t *b,          \
+                               const ctbn_avx2_mod *mod)                                   \
+    {                                                                                      \
+        amm_body##sfx(W, D, 1, 0, r, a, b, mod);                                           \
+    }
+#define AVX512_SQR(W, D, sfx)                                                              \
+    static void sqr##D##sfx(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod)      \
+    {                                                                                      \
+        amm_body##sfx(W, D, 0, 1, r, a, a, mod);                                           \
+    }                                                                                      \
+    static void sqr##D##f##sfx(uint64_t *r, const uint64_t *a, const ctbn_avx2_mod *mod)   \
+    {                                                                                      \
+        amm_body##sfx(W, D, 1, 1, r, a, a, mod);                                           \
+    }
+/* The body of a selector: the kernel of that kind (amm, sqr) for D digits, friendly or not;
+ * NULL for any other D. */
+#define AVX512_SELECT(kind, sfx)                                                           \
+    switch (digits) {                                                                      \
+    case 40:                                                                               \
+        return friendly ? kind##40f##sfx : kind##40##sfx;                                  \
+    case 56:                                                                               \
+        return friendly ? kind##56f##sfx : kind##56##sfx;                                  \
+    case 72:                                                                               \
+        return friendly ? kind##72f##sfx : kind##72##sfx;                                  \
+    default:                                                                               \
+        return NULL;                                                                       \
+    }
+#define AVX512_KERNELS(sfx)                                                                \
+    AVX512_AMM(28, 40, sfx)                                                                \
+    AVX512_AMM(28, 56, sfx)                                                                \
+    AVX512_AMM(29, 72, sfx)                                                                \
+    AVX512_SQR(28, 40, sfx)                                                                \
+    AVX512_SQR(28, 56, sfx)                                                                \
+    AVX512_SQR(29, 72, sfx)                                                                \
+                                                                                           \
+    ctbn_avx2_amm_x1_fn *ctbn_avx512_amm_for##sfx(size_t digits, int friendly)             \
+    {                                                                                      \
+        AVX512_SELECT(amm, sfx)                                                            \
+    }                                                                                      \
+                                                                                           \
+    ctbn_avx2_sqr_fn *ctbn_avx512_sqr_for##sfx(size_t digits, int friendly)                \
+    {                                                                                      \
+        AVX512_SELECT(sqr, sfx)                                                            \
+    }
+
 #undef V
 #undef VL
 #undef SFX

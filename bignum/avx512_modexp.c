@@ -87,29 +87,6 @@ ctbn_avx2_plan ctbn_avx512_plan_public(int wide, size_t n)
     return p;
 }
 
-/*
- * Whether the public hook takes n-limb moduli with an exponent of ebits bits (public): the
- * AVX2 backend's thresholds (avx2_exp_public.c: where its kernels beat the generic
- * square-and-multiply on the ADX kernels), not measured again for these kernels.
- * CT: public.
- */
-static int public_takes(size_t n, size_t ebits)
-{
-    switch (n) {
-    case 16:
-        return ebits >= 9;
-    case 24:
-        return ebits >= 5;
-    case 32:
-        return ebits >= 3;
-    case 48:
-    case 64:
-        return ebits >= 2;
-    default:
-        return 0;
-    }
-}
-
 #define HOOKS(w, wide)                                                                     \
     int ctbn_avx512_modexp_ct_##w(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,  \
                                   const ctbn_limb *e, size_t e_bits, ctbn_limb *scratch)   \
@@ -130,7 +107,7 @@ static int public_takes(size_t n, size_t ebits)
     int ctbn_avx512_exp_public_##w(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b, \
                                    const ctbn_limb *e, size_t en, ctbn_limb *scratch)      \
     {                                                                                      \
-        if (!public_takes(ctx->n, ctbn_bitlen_vartime(e, en)))                             \
+        if (!ctbn_avx2_public_takes(ctx->n, ctbn_bitlen_vartime(e, en)))                   \
             return 0; /* public: n and e */                                                \
         ctbn_avx2_plan p = ctbn_avx512_plan_public(wide, ctx->n);                          \
         return ctbn_avx2_exp_public_with(&p, ctx, r, b, e, en, scratch);                   \

@@ -11,7 +11,7 @@
 /* Versions in OPENSSL_VERSION_NUMBER's layout (0xMNN00000 for M.NN.0), as compared here. */
 #define CTRSA_CORE_3_1 0x30100000UL /* PSS salt length "auto-digestmax" (-4), the default for signing */
 #define CTRSA_CORE_3_2 0x30200000UL /* EVP_PKEY_decrypt raises its own error after a silent provider failure */
-#define CTRSA_CORE_3_3 0x30300000UL /* key import refuses CRT values it does not use (f3be536) */
+#define CTRSA_CORE_3_3 0x30300000UL /* import refuses unused CRT values (f3be536), reorders primes 3+ */
 #define CTRSA_CORE_3_4 0x30400000UL
 #define CTRSA_CORE_4_0 0x40000000UL /* key generation's "rsa-a" and "rsa-b" */
 

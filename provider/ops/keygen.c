@@ -44,17 +44,20 @@ static size_t primes_cap(size_t bits)
 }
 
 /*
- * Whether the running libcrypto mangles keys of more than 3 primes on import. Since OpenSSL
- * 3.3, ossl_rsa_set0_all_params() takes the primes from the third on with sk_BIGNUM_pop(),
+ * Whether the loading core mangles keys of more than 3 primes on import. Since OpenSSL 3.3,
+ * ossl_rsa_set0_all_params() takes the primes from the third on with sk_BIGNUM_pop(),
  * storing them in reverse order while each keeps its own exponent and coefficient, so a
  * valid 4- or 5-prime key imported into the default provider (which the default encoders,
  * EVP_PKEY_check, and every copy to it do) fails its check ("mp coefficient not inverse of
  * r") and is written out invalid. 3.0 to 3.2 store them in order. ctrsa then does not
- * generate such keys (docs/testing.md: OpenSSL versions). Public: the library's version only.
+ * generate such keys (docs/testing.md: OpenSSL versions). The default provider that imports
+ * them is the core's, so the core's version decides (provider/core_version.c: not the
+ * libcrypto ctrsa links); a core of unknown version counts as mangling them.
+ * Public: the core's version only.
  */
-static int multiprime_import_broken(void)
+static int multiprime_import_broken(const CTRSA_PROVCTX *prov)
 {
-    return OpenSSL_version_num() >= 0x30300000UL;
+    return prov == NULL || prov->core_version == 0 || prov->core_version >= CTRSA_CORE_3_3;
 }
 
 /* ---- life cycle and parameters ------------------------------------------------------ */
@@ -306,12 +309,14 @@ void *ctrsa_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
                     ctx->bits, primes_cap(ctx->bits));
         return NULL;
     }
-    if (ctx->primes > 3 && multiprime_import_broken()) {
+    if (ctx->primes > 3 && multiprime_import_broken(prov)) {
+        unsigned long v = prov != NULL ? prov->core_version : 0;
         CTRSA_RAISE(prov, CTRSA_R_BAD_KEYGEN_PARAMETER,
-                    "%zu primes: not generated with %s, which reorders primes 3 and up on "
-                    "import (OpenSSL 3.3 and later), so such a key would fail its checks "
-                    "and be encoded invalid outside ctrsa; use 2 or 3 primes", ctx->primes,
-                    OpenSSL_version(OPENSSL_VERSION));
+                    "%zu primes: not generated with OpenSSL %lu.%lu.%lu (the core that loaded "
+                    "ctrsa; 0.0.0: unknown), which reorders primes 3 and up on import "
+                    "(OpenSSL 3.3 and later), so such a key would fail its checks and be "
+                    "encoded invalid outside ctrsa; use 2 or 3 primes", ctx->primes, v >> 28,
+                    v >> 20 & 0xff, v >> 4 & 0xff);
         return NULL;
     }
     ctrsa_trace("keygen", ctx->bits, "-");

@@ -33,73 +33,19 @@
 #include "avx2.h"
 #include "avx512.h"
 #include "backend.h"
-#include "bn_oracle.h"
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define SEED_TEST() oracle_seed_for(__func__)
+#include "backend_fixtures.h"
 
 /* The sizes the AVX2 hooks handle (the CRT halves of RSA-2048, 3072, 4096). */
 static const size_t avx2_bits[] = { 1024, 1536, 2048 };
 /* The sizes with an AMM kernel: the public-exponent path (RSA moduli of 1024 to 4096 bits). */
 static const size_t public_bits[] = { 1024, 1536, 2048, 3072, 4096 };
 
-struct modulus {
-    size_t n, bits;
-    ctbn_limb *m;
-    ctbn_mont *ctx;
-    BIGNUM *bm;
-};
-
-static void use_backend(const char *name)
-{
-    if (ctbn_backend_select(name) != 0)
-        fail_msg("backend %s not selectable", name);
-}
-
-static void modulus_make(struct modulus *md, size_t n, size_t bits, enum mod_kind kind)
-{
-    md->n = n;
-    md->m = limbs_alloc(n);
-    rand_modulus(md->m, n, bits, kind);
-    md->ctx = malloc(sizeof(ctbn_mont_max));
-    assert_non_null(md->ctx);
-    assert_int_equal(ctbn_mont_init(md->ctx, md->m, n), 0);
-    md->bits = md->ctx->bits;
-    md->bm = bn_from_limbs(md->m, n);
-}
-
-/* Mostly exactly 64 n bits; sometimes shorter (same limb count, still handled). */
-static void modulus_random(struct modulus *md, size_t full_bits)
-{
-    size_t n = CTBN_LIMBS(full_bits), bits = full_bits;
-    enum mod_kind kind = (enum mod_kind)rng_below(MOD_KINDS);
-    if (rng_below(5) == 0 && kind != MOD_TOP_ALL_ONES)
-        bits = full_bits - 1 - rng_below(40);
-    modulus_make(md, n, bits, kind);
-}
-
-static void modulus_free(struct modulus *md)
-{
-    free(md->m);
-    free(md->ctx);
-    BN_free(md->bm);
-}
-
 /* ---- radix conversion ---- */
 
 /* A span's value (digits lazy, w bits each) as a BIGNUM. */
 static BIGNUM *bn_from_span(const uint64_t *d, unsigned w, size_t digits)
 {
-    BIGNUM *r = BN_new(), *t = BN_new();
-    assert_non_null(r);
-    BN_zero(r);
-    for (size_t j = digits; j-- > 0;) {
-        BN_lshift(r, r, (int)w);
-        BN_set_word(t, d[CTBN_AVX2_PAD + j]);
-        BN_add(r, r, t);
-    }
-    BN_free(t);
-    return r;
+    return bn_from_radix(d + CTBN_AVX2_PAD, w, digits);
 }
 
 /*
@@ -168,38 +114,10 @@ static void test_convert(void **state)
  * (sometimes plus m), its digits made lazy at random, everywhere, or not at all. */
 static void rand_below_2m(uint64_t *d, const struct modulus *md, unsigned w, size_t digits)
 {
-    BN_CTX *bctx = oracle_bn_ctx();
-    ctbn_limb x[CTBN_MAX_LIMBS + 1];
-    size_t n = md->n;
-    BIGNUM *v;
-    switch (rng_below(8)) {
-    case 0:
-        v = BN_new();
-        BN_set_word(v, rng_below(2));
-        break;
-    case 1:
-        v = BN_dup(md->bm);
-        BN_sub_word(v, 1);
-        break;
-    case 2:
-        v = BN_dup(md->bm);
-        break;
-    case 3:
-        v = BN_dup(md->bm);
-        BN_lshift1(v, v);
-        BN_sub_word(v, 1);
-        break;
-    default:
-        rand_pattern(x, n, 64 * n);
-        v = bn_from_limbs(x, n);
-        BN_mod(v, v, md->bm, bctx);
-        if (rng_below(2))
-            BN_add(v, v, md->bm);
-        break;
-    }
+    BIGNUM *v = bn_rand_below_2m(md);
     ctbn_limb y[CTBN_MAX_LIMBS + 1];
-    limbs_from_bn(y, n + 1, v);
-    ctbn_avx2_from_radix64(d, w, digits, y, n + 1);
+    limbs_from_bn(y, md->n + 1, v);
+    ctbn_avx2_from_radix64(d, w, digits, y, md->n + 1);
     switch (rng_below(3)) {
     case 0:
         make_lazy(d, w, digits, 1);
@@ -217,32 +135,14 @@ static void rand_below_2m(uint64_t *d, const struct modulus *md, unsigned w, siz
 static void expect_amm(const char *what, const uint64_t *r, const uint64_t *a,
                        const uint64_t *b, const struct modulus *md, unsigned w, size_t digits)
 {
-    BN_CTX *bctx = oracle_bn_ctx();
     for (size_t j = 0; j < CTBN_AVX2_SPAN(digits); j++) {
         int pad = j < CTBN_AVX2_PAD || j >= CTBN_AVX2_PAD + digits;
         if (r[j] >= CTBN_AVX2_DIGIT_MAX(w) || (pad && r[j] != 0))
             fail_msg("%s: lane %zu = %016llx not a lazy digit or zero pad", what, j,
                      (unsigned long long)r[j]);
     }
-    BIGNUM *br = bn_from_span(r, w, digits), *ba = bn_from_span(a, w, digits);
-    BIGNUM *bb = bn_from_span(b, w, digits), *lhs = BN_new(), *rhs = BN_new();
-    BIGNUM *m2 = BN_new();
-    BN_lshift1(m2, md->bm);
-    if (BN_cmp(br, m2) >= 0)
-        fail_msg("%s: result not below 2m", what);
-    BN_lshift(lhs, br, (int)(w * digits));
-    BN_mod(lhs, lhs, md->bm, bctx);
-    BN_mod_mul(rhs, ba, bb, md->bm, bctx);
-    if (BN_cmp(lhs, rhs) != 0) {
-        char *sa = BN_bn2hex(ba), *sb = BN_bn2hex(bb), *sm = BN_bn2hex(md->bm);
-        fail_msg("%s: r R' != a b mod m\n a=%s\n b=%s\n m=%s", what, sa, sb, sm);
-    }
-    BN_free(br);
-    BN_free(ba);
-    BN_free(bb);
-    BN_free(lhs);
-    BN_free(rhs);
-    BN_free(m2);
+    expect_amm_value(what, r + CTBN_AVX2_PAD, a + CTBN_AVX2_PAD, b + CTBN_AVX2_PAD, md, w,
+                     digits);
 }
 
 /*
@@ -727,74 +627,8 @@ static void test_friendly(void **state)
 
 /* ---- the modexp hooks ---- */
 
-enum base_kind { BASE_RANDOM, BASE_ZERO, BASE_ONE, BASE_M_MINUS_1, BASE_KINDS };
-
-static void base_make(ctbn_limb *b, const struct modulus *md, enum base_kind kind)
-{
-    size_t n = md->n;
-    switch (kind) {
-    case BASE_ZERO:
-    case BASE_ONE:
-        memset(b, 0, n * sizeof(ctbn_limb));
-        b[0] = kind == BASE_ONE;
-        break;
-    case BASE_M_MINUS_1:
-        memcpy(b, md->m, n * sizeof(ctbn_limb));
-        b[0] -= 1; /* m is odd: no borrow */
-        break;
-    default:
-        rand_below(b, md->m, n);
-        break;
-    }
-}
-
-/* An exponent of public length e_bits whose true length is random up to it (e may be 0). */
-static ctbn_limb *rand_exponent(size_t e_bits)
-{
-    size_t en = CTBN_LIMBS(e_bits);
-    ctbn_limb *e = limbs_alloc(en);
-    memset(e, 0, en * sizeof(ctbn_limb));
-    if (e_bits == 0)
-        return e;
-    switch (rng_below(5)) {
-    case 0:
-        break;
-    case 1:
-        e[(e_bits - 1) / 64] = (ctbn_limb)1 << ((e_bits - 1) % 64);
-        break;
-    case 2: /* all ones: every window 2^w - 1 */
-        for (size_t i = 0; i < en; i++)
-            e[i] = ~(ctbn_limb)0;
-        if (e_bits % 64)
-            e[en - 1] >>= 64 - e_bits % 64;
-        break;
-    default:
-        rand_pattern(e, en, e_bits);
-        break;
-    }
-    return e;
-}
-
-/*
- * The whole-modexp hooks under test: the AVX2 backend's, or the avx512 backend's at one
- * register width. backend names the engine backend whose seam (ctbn_modexp_ct, ...) runs
- * the same hooks; takes(n) is whether the private hooks take n-limb moduli; public_any
- * computes every e (the AVX2 backend's ctbn_avx2_exp_public_any) or is NULL.
- */
-typedef int modexp_hook(const ctbn_mont *, ctbn_limb *, const ctbn_limb *, const ctbn_limb *,
-                        size_t, ctbn_limb *);
-typedef int modexp2_hook(const ctbn_mont *, ctbn_limb *, const ctbn_limb *, const ctbn_limb *,
-                         size_t, const ctbn_mont *, ctbn_limb *, const ctbn_limb *,
-                         const ctbn_limb *, size_t, ctbn_limb *);
-struct hooks {
-    const char *backend;
-    modexp_hook *modexp;
-    modexp2_hook *modexp2;
-    modexp_hook *public_hook;
-    modexp_hook *public_any;
-    int (*takes)(size_t n);
-};
-
+/* The hook sets under test (struct hooks, backend_fixtures.h): the AVX2 backend's, and the
+ * avx512 backend's at each register width. */
 static int avx2_takes(size_t n)
 {
     return ctbn_avx2_digits(n) != 0;
@@ -824,103 +658,6 @@ static size_t hook_sets(const struct hooks **sets)
     if (ctbn_cpu_features() & CTBN_CPU_AVX512F)
         sets[c++] = &avx512z_hooks;
     return c;
-}
-
-static void check_modexp(const struct hooks *H, const struct modulus *md, size_t e_bits,
-                         enum base_kind bk)
-{
-    size_t n = md->n, en = CTBN_LIMBS(e_bits);
-    ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
-    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP_SCRATCH(n));
-    ctbn_limb *e = rand_exponent(e_bits);
-    base_make(b, md, bk);
-    BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
-    BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
-
-    report_begin("%s modexp_ct e_bits=%zu, %zu-bit m (n=%zu)", H->backend, e_bits, md->bits,
-                 n);
-    report_operand("m", md->m, n);
-    report_operand("b", b, n);
-    report_operand("e", e, en);
-    use_backend(H->backend);
-    /* the hook takes the sizes it has kernels for (and only those) */
-    int taken = H->modexp(md->ctx, r, b, e, e_bits, scratch);
-    assert_int_equal(taken, H->takes(n));
-    if (taken)
-        expect_limbs_bn("modexp_ct hook", r, n, want);
-    memcpy(r, b, n * sizeof(ctbn_limb));
-    ctbn_modexp_ct(md->ctx, r, r, e, e_bits, scratch);
-    expect_limbs_bn("b^e mod m through the seam (r = b)", r, n, want);
-    use_backend("portable");
-    ctbn_modexp_ct(md->ctx, rp, b, e, e_bits, scratch);
-    expect_limbs_eq("hook vs portable", r, rp, n);
-
-    BN_free(bb);
-    BN_free(be);
-    BN_free(want);
-    free(e);
-    free(b);
-    free(r);
-    free(rp);
-    free(scratch);
-}
-
-static void check_modexp2(const struct hooks *H, const struct modulus *m1,
-                          const struct modulus *m2, size_t e1_bits, size_t e2_bits,
-                          enum base_kind bk1, enum base_kind bk2)
-{
-    size_t n = m1->n;
-    ctbn_limb *b1 = limbs_alloc(n), *b2 = limbs_alloc(n);
-    ctbn_limb *r1 = limbs_alloc(n), *r2 = limbs_alloc(n);
-    ctbn_limb *p1 = limbs_alloc(n), *p2 = limbs_alloc(n);
-    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
-    ctbn_limb *e1 = rand_exponent(e1_bits), *e2 = rand_exponent(e2_bits);
-    base_make(b1, m1, bk1);
-    base_make(b2, m2, bk2);
-    BIGNUM *bb1 = bn_from_limbs(b1, n), *be1 = bn_from_limbs(e1, CTBN_LIMBS(e1_bits));
-    BIGNUM *bb2 = bn_from_limbs(b2, n), *be2 = bn_from_limbs(e2, CTBN_LIMBS(e2_bits));
-    BIGNUM *w1 = BN_new(), *w2 = BN_new();
-    BN_mod_exp(w1, bb1, be1, m1->bm, oracle_bn_ctx());
-    BN_mod_exp(w2, bb2, be2, m2->bm, oracle_bn_ctx());
-
-    report_begin("%s modexp2_ct e1_bits=%zu e2_bits=%zu, %zu/%zu-bit moduli", H->backend,
-                 e1_bits, e2_bits, m1->bits, m2->bits);
-    report_operand("m1", m1->m, n);
-    report_operand("b1", b1, n);
-    report_operand("e1", e1, CTBN_LIMBS(e1_bits));
-    report_operand("m2", m2->m, n);
-    report_operand("b2", b2, n);
-    report_operand("e2", e2, CTBN_LIMBS(e2_bits));
-    use_backend(H->backend);
-    assert_int_equal(H->modexp2(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2, e2_bits,
-                                scratch), 1);
-    expect_limbs_bn("hook r1", r1, n, w1);
-    expect_limbs_bn("hook r2", r2, n, w2);
-    memcpy(r1, b1, n * sizeof(ctbn_limb));
-    memcpy(r2, b2, n * sizeof(ctbn_limb));
-    ctbn_modexp2_ct(m1->ctx, r1, r1, e1, e1_bits, m2->ctx, r2, r2, e2, e2_bits, scratch);
-    expect_limbs_bn("seam r1 (r1 = b1)", r1, n, w1);
-    expect_limbs_bn("seam r2 (r2 = b2)", r2, n, w2);
-    use_backend("portable");
-    ctbn_modexp2_ct(m1->ctx, p1, b1, e1, e1_bits, m2->ctx, p2, b2, e2, e2_bits, scratch);
-    expect_limbs_eq("hook vs portable r1", r1, p1, n);
-    expect_limbs_eq("hook vs portable r2", r2, p2, n);
-
-    BN_free(bb1);
-    BN_free(be1);
-    BN_free(bb2);
-    BN_free(be2);
-    BN_free(w1);
-    BN_free(w2);
-    free(e1);
-    free(e2);
-    free(b1);
-    free(b2);
-    free(r1);
-    free(r2);
-    free(p1);
-    free(p2);
-    free(scratch);
 }
 
 /* Every modulus kind at every size, every edge base with the window-edge exponent lengths
@@ -992,38 +729,15 @@ static void test_other_sizes(void **state)
         for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
             struct modulus md;
             modulus_random(&md, sizes[s]);
-            size_t n = md.n;
-            ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
-            ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
-            ctbn_limb e[1] = { 65537 };
-            rand_below(b, md.m, n);
-            memset(r, 0x5A, n * sizeof(ctbn_limb));
-            use_backend(sets[h]->backend);
-            assert_int_equal(sets[h]->modexp(md.ctx, r, b, e, 17, scratch), 0);
-            assert_int_equal(sets[h]->modexp2(md.ctx, r, b, e, 17, md.ctx, r, b, e, 17, scratch),
-                             0);
-            for (size_t i = 0; i < n; i++)
-                assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
-            check_modexp(sets[h], &md, 17, BASE_RANDOM); /* through the seam: the generic path */
-            free(r);
-            free(b);
-            free(scratch);
+            check_refused(sets[h], &md);
             modulus_free(&md);
         }
     }
     struct modulus m1, m2;
     modulus_random(&m1, 1024);
     modulus_random(&m2, 2048);
-    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(16, 32));
-    ctbn_limb r1[16], r2[32], b1[16] = { 2 }, b2[32] = { 3 }, e[1] = { 3 };
-    for (size_t h = 0; h < nsets; h++) {
-        use_backend(sets[h]->backend);
-        assert_int_equal(sets[h]->modexp2(m1.ctx, r1, b1, e, 2, m2.ctx, r2, b2, e, 2, scratch),
-                         0);
-        assert_int_equal(sets[h]->modexp2(m2.ctx, r2, b2, e, 2, m1.ctx, r1, b1, e, 2, scratch),
-                         0);
-    }
-    free(scratch);
+    for (size_t h = 0; h < nsets; h++)
+        check_halves_refused(sets[h], &m1, &m2);
     modulus_free(&m1);
     modulus_free(&m2);
 }
@@ -1063,10 +777,9 @@ static void test_plan_refused(void **state)
         ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
         ctbn_limb e[1] = { 65537 };
         rand_below(b, md.m, n);
-        BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 1), *want = BN_new();
-        BN_mod_exp(want, bb, be, md.bm, oracle_bn_ctx());
-        memset(r, 0x5A, n * sizeof(ctbn_limb));
-        memset(r2, 0x5A, n * sizeof(ctbn_limb));
+        BIGNUM *want = bn_modexp_want(&md, b, e, 1);
+        fill_untouched(r, n);
+        fill_untouched(r2, n);
         int t1 = ctbn_avx2_modexp_ct_with(&cases[c].p, md.ctx, r, b, e, 17, scratch);
         int t2 = ctbn_avx2_modexp2_ct_with(&cases[c].p, md.ctx, r, b, e, 17, md.ctx, r2, b, e,
                                            17, scratch);
@@ -1076,20 +789,17 @@ static void test_plan_refused(void **state)
             expect_limbs_bn("fitting plan", r, n, want);
             expect_limbs_bn("fitting plan (second half)", r2, n, want);
         } else {
-            for (size_t i = 0; i < n; i++)
-                assert_true(r[i] == 0x5A5A5A5A5A5A5A5Aull && r2[i] == 0x5A5A5A5A5A5A5A5Aull);
+            expect_untouched("refused plan", r, n);
+            expect_untouched("refused plan (second half)", r2, n);
         }
         /* the public path takes no friendly plan; the others as they fit */
-        memset(r, 0x5A, n * sizeof(ctbn_limb));
+        fill_untouched(r, n);
         int t3 = ctbn_avx2_exp_public_with(&cases[c].p, md.ctx, r, b, e, 1, scratch);
         assert_int_equal(t3, cases[c].fits && !cases[c].p.friendly);
         if (t3)
             expect_limbs_bn("fitting plan, public path", r, n, want);
         else
-            for (size_t i = 0; i < n; i++)
-                assert_true(r[i] == 0x5A5A5A5A5A5A5A5Aull);
-        BN_free(bb);
-        BN_free(be);
+            expect_untouched("refused plan, public path", r, n);
         BN_free(want);
         free(r);
         free(r2);
@@ -1135,62 +845,14 @@ static void public_exponent(ctbn_limb *e, size_t en, int kind)
     }
 }
 
-/*
- * b^e mod m on the public path: H's ungated form (ctbn_avx2_exp_public_any, every e; the
- * avx512 hooks have none) against BN_mod_exp, in place too (r = b); H's hook either
- * computes the same or declines without writing; through the seam on H's backend the same
- * as on the portable backend. Returns whether the hook computed.
- */
-static int check_public(const struct hooks *H, const struct modulus *md, const ctbn_limb *e,
-                        size_t en, enum base_kind bk)
+/* check_public (backend_fixtures.h) on a base of kind bk; returns whether the hook computed. */
+static int check_public_base(const struct hooks *H, const struct modulus *md,
+                             const ctbn_limb *e, size_t en, enum base_kind bk)
 {
-    size_t n = md->n;
-    ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
-    ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
+    ctbn_limb *b = limbs_alloc(md->n);
     base_make(b, md, bk);
-    BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
-    BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
-
-    report_begin("%s public path, %zu-bit m (n=%zu), e of %zu limbs", H->backend, md->bits, n,
-                 en);
-    report_operand("m", md->m, n);
-    report_operand("b", b, n);
-    report_operand("e", e, en);
-    use_backend(H->backend);
-    if (H->public_any != NULL) {
-        memset(r, 0x5A, n * sizeof(ctbn_limb));
-        assert_int_equal(H->public_any(md->ctx, r, b, e, en, scratch), 1);
-        expect_limbs_bn("ungated public path", r, n, want);
-        memcpy(r, b, n * sizeof(ctbn_limb));
-        assert_int_equal(H->public_any(md->ctx, r, r, e, en, scratch), 1);
-        expect_limbs_bn("ungated public path (r = b)", r, n, want);
-    }
-    memset(r, 0x5A, n * sizeof(ctbn_limb));
-    int taken = H->public_hook(md->ctx, r, b, e, en, scratch);
-    if (taken)
-        expect_limbs_bn("public hook", r, n, want);
-    else
-        for (size_t i = 0; i < n; i++)
-            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull); /* declined: r untouched */
-    memcpy(r, b, n * sizeof(ctbn_limb));
-    assert_int_equal(H->public_hook(md->ctx, r, r, e, en, scratch), taken);
-    if (taken)
-        expect_limbs_bn("public hook (r = b)", r, n, want);
-    else
-        expect_limbs_eq("declined: r untouched", r, b, n);
-    ctbn_modexp_public_vartime(md->ctx, r, b, e, en, scratch);
-    expect_limbs_bn("public path through the seam", r, n, want);
-    use_backend("portable");
-    ctbn_modexp_public_vartime(md->ctx, rp, b, e, en, scratch);
-    expect_limbs_eq("hook vs portable (public path)", r, rp, n);
-
-    BN_free(bb);
-    BN_free(be);
-    BN_free(want);
+    int taken = check_public(H, md, b, e, en);
     free(b);
-    free(r);
-    free(rp);
-    free(scratch);
     return taken;
 }
 
@@ -1218,13 +880,13 @@ static void test_public(void **state)
                     ctbn_limb e[CTBN_MAX_LIMBS];
                     for (int ek = 0; ek < 8; ek++) {
                         public_exponent(e, 1, ek);
-                        taken += check_public(sets[h], &md, e, 1, (enum base_kind)bk);
+                        taken += check_public_base(sets[h], &md, e, 1, (enum base_kind)bk);
                     }
                     public_exponent(e, 2, 7);
-                    taken += check_public(sets[h], &md, e, 2, (enum base_kind)bk);
+                    taken += check_public_base(sets[h], &md, e, 2, (enum base_kind)bk);
                     if (n <= 32 && bk == BASE_RANDOM) {
                         public_exponent(e, n, 7);
-                        taken += check_public(sets[h], &md, e, n, (enum base_kind)bk);
+                        taken += check_public_base(sets[h], &md, e, n, (enum base_kind)bk);
                     }
                 }
                 modulus_free(&md);
@@ -1293,8 +955,8 @@ static void test_public_quotient_edges(void **state)
                 for (size_t h = 0; h < nsets; h++)
                     for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
                         public_exponent(e, kinds[k] == 7 ? 2 : 1, kinds[k]);
-                        check_public(sets[h], &md, e, kinds[k] == 7 ? 2 : 1,
-                                     k % 2 ? BASE_M_MINUS_1 : BASE_RANDOM);
+                        check_public_base(sets[h], &md, e, kinds[k] == 7 ? 2 : 1,
+                                          k % 2 ? BASE_M_MINUS_1 : BASE_RANDOM);
                     }
                 modulus_free(&md);
             }
@@ -1375,37 +1037,22 @@ static void test_mul_pow2_mod(void **state)
     }
 }
 
-/* Sizes without a kernel: the public hook and its ungated form return 0 without writing. */
+/* Sizes without a kernel: for each set of hooks, the public hook and its ungated form return
+ * 0 without writing, and the seam still computes. */
 static void test_public_other_sizes(void **state)
 {
     (void)state;
     SEED_TEST();
     static const size_t sizes[] = { 512, 768, 1000 + 64, 2560, 3072 + 64, 4096 - 64 };
+    const struct hooks *sets[3];
+    size_t nsets = hook_sets(sets);
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
         struct modulus md;
         modulus_random(&md, sizes[s]);
-        size_t n = md.n;
-        assert_int_equal(ctbn_avx2_public_digits(n), 0);
-        ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
-        ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
-        ctbn_limb e[1] = { 65537 };
-        rand_below(b, md.m, n);
-        memset(r, 0x5A, n * sizeof(ctbn_limb));
-        use_backend("avx2");
-        assert_int_equal(ctbn_avx2_modexp_public_vartime(md.ctx, r, b, e, 1, scratch), 0);
-        assert_int_equal(ctbn_avx2_exp_public_any(md.ctx, r, b, e, 1, scratch), 0);
-        use_backend("avx512y");
-        assert_int_equal(ctbn_avx512_exp_public_y(md.ctx, r, b, e, 1, scratch), 0);
-        if (ctbn_cpu_features() & CTBN_CPU_AVX512F) {
-            use_backend("avx512");
-            assert_int_equal(ctbn_avx512_exp_public_z(md.ctx, r, b, e, 1, scratch), 0);
-        }
-        for (size_t i = 0; i < n; i++)
-            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
-        check_modexp(&avx2_hooks, &md, 17, BASE_RANDOM); /* the seam still computes */
-        free(r);
-        free(b);
-        free(scratch);
+        assert_int_equal(ctbn_avx2_public_digits(md.n), 0);
+        for (size_t h = 0; h < nsets; h++)
+            check_public_refused(sets[h], &md);
+        check_modexp(&avx2_hooks, &md, 17, BASE_RANDOM); /* the private seam too */
         modulus_free(&md);
     }
 }

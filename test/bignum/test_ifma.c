@@ -27,27 +27,11 @@
 #include <openssl/bn.h>
 
 #include "backend.h"
-#include "bn_oracle.h"
+#include "backend_fixtures.h"
 #include "ifma.h"
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define SEED_TEST() oracle_seed_for(__func__)
 
 /* The limb counts the IFMA hooks handle, and their full bit lengths. */
 static const size_t ifma_bits[] = { 512, 1024, 1536, 2048 };
-
-struct modulus {
-    size_t n, bits;
-    ctbn_limb *m;
-    ctbn_mont *ctx;
-    BIGNUM *bm;
-};
-
-static void use_backend(const char *name)
-{
-    if (ctbn_backend_select(name) != 0)
-        fail_msg("backend %s not selectable", name);
-}
 
 /*
  * Which instance this run tests: "ifma" (256-bit registers at 10 and 20 digits) or, run
@@ -96,6 +80,17 @@ static int hook_modexp2(const ctbn_mont *c1, ctbn_limb *r1, const ctbn_limb *b1,
                : ctbn_ifma_modexp2_ct(c1, r1, b1, e1, e1_bits, c2, r2, b2, e2, e2_bits, scratch);
 }
 
+static int hook_takes(size_t n)
+{
+    return ctbn_ifma_digits(n) != 0;
+}
+
+/* The hooks under test as a set (struct hooks, backend_fixtures.h; main names the backend):
+ * hook_takes' sizes privately, the public hook (ifma's on both backends) every e, no
+ * ungated form. */
+static struct hooks hooks = { "ifma", hook_modexp, hook_modexp2, ctbn_ifma_modexp_public_vartime,
+                              NULL, hook_takes };
+
 /* The two instances differ exactly at 10 and 20 digits: the zmm selectors give other
  * kernels there, the same ones at 30 and 40 (so a selector that handed ifmaz the 256-bit
  * kernels fails here, although its results would be right). */
@@ -111,58 +106,6 @@ static void test_widths(void **state)
         assert_ptr_equal(ctbn_ifma_amm_x2_zmm_for(same[i]), ctbn_ifma_amm_x2_for(same[i]));
     }
     assert_null(ctbn_ifma_amm_x2_zmm_for(16));
-}
-
-/* A modulus of `bits` bits in n limbs of the given kind (rand_modulus), set up in the
- * portable backend (the context does not depend on the backend). */
-static void modulus_make(struct modulus *md, size_t n, size_t bits, enum mod_kind kind)
-{
-    md->n = n;
-    md->m = limbs_alloc(n);
-    rand_modulus(md->m, n, bits, kind);
-    md->ctx = malloc(sizeof(ctbn_mont_max));
-    assert_non_null(md->ctx);
-    assert_int_equal(ctbn_mont_init(md->ctx, md->m, n), 0);
-    md->bits = md->ctx->bits;
-    md->bm = bn_from_limbs(md->m, n);
-}
-
-/* Mostly exactly 64 n bits; sometimes shorter (same limb count, still handled). */
-static void modulus_random(struct modulus *md, size_t full_bits)
-{
-    size_t n = CTBN_LIMBS(full_bits), bits = full_bits;
-    enum mod_kind kind = (enum mod_kind)rng_below(MOD_KINDS);
-    if (rng_below(5) == 0 && kind != MOD_TOP_ALL_ONES)
-        bits = full_bits - 1 - rng_below(40);
-    modulus_make(md, n, bits, kind);
-}
-
-static void modulus_free(struct modulus *md)
-{
-    free(md->m);
-    free(md->ctx);
-    BN_free(md->bm);
-}
-
-/* An exponent of public length e_bits whose true length is random up to it (e may be 0). */
-static ctbn_limb *rand_exponent(size_t e_bits)
-{
-    size_t en = CTBN_LIMBS(e_bits);
-    ctbn_limb *e = limbs_alloc(en);
-    memset(e, 0, en * sizeof(ctbn_limb));
-    if (e_bits == 0)
-        return e;
-    switch (rng_below(5)) {
-    case 0: /* zero */
-        break;
-    case 1: /* top bit only */
-        e[(e_bits - 1) / 64] = (ctbn_limb)1 << ((e_bits - 1) % 64);
-        break;
-    default:
-        rand_pattern(e, en, e_bits);
-        break;
-    }
-    return e;
 }
 
 /* A public exponent length: the edges of every window width, short ones, full ones. */
@@ -217,55 +160,18 @@ static void test_convert(void **state)
 /* x (radix 2^52, digits) as a BIGNUM. */
 static BIGNUM *bn_from_digits(const uint64_t *d, size_t digits)
 {
-    BIGNUM *r = BN_new(), *t = BN_new();
-    assert_non_null(r);
-    BN_zero(r);
-    for (size_t j = digits; j-- > 0;) {
-        BN_lshift(r, r, 52);
-        BN_set_word(t, d[j]);
-        BN_add(r, r, t);
-    }
-    BN_free(t);
-    return r;
+    return bn_from_radix(d, 52, digits);
 }
 
 /* d := a random value below 2m in radix 2^52: a pattern reduced by the oracle, sometimes
  * plus m, or the edges 0, 1, m-1, m, 2m-1. */
 static void rand_below_2m(uint64_t *d, const struct modulus *md, size_t digits)
 {
-    BN_CTX *bctx = oracle_bn_ctx();
-    ctbn_limb x[CTBN_MAX_LIMBS + 1];
-    size_t n = md->n;
-    BIGNUM *v;
-    switch (rng_below(8)) {
-    case 0:
-        v = BN_new();
-        BN_set_word(v, rng_below(2));
-        break;
-    case 1:
-        v = BN_dup(md->bm);
-        BN_sub_word(v, 1);
-        break;
-    case 2:
-        v = BN_dup(md->bm);
-        break;
-    case 3:
-        v = BN_dup(md->bm);
-        BN_lshift1(v, v);
-        BN_sub_word(v, 1);
-        break;
-    default:
-        rand_pattern(x, n, 64 * n);
-        v = bn_from_limbs(x, n);
-        BN_mod(v, v, md->bm, bctx);
-        if (rng_below(2))
-            BN_add(v, v, md->bm);
-        break;
-    }
+    BIGNUM *v = bn_rand_below_2m(md);
     ctbn_limb y[CTBN_MAX_LIMBS + 1];
-    limbs_from_bn(y, n + 1, v);
+    limbs_from_bn(y, md->n + 1, v);
     /* 2m < 2^(64n+1) <= 2^(52 digits): the conversion of n+1 limbs fits */
-    ctbn_ifma_from_radix64(d, digits, y, n + 1);
+    ctbn_ifma_from_radix64(d, digits, y, md->n + 1);
     BN_free(v);
 }
 
@@ -273,31 +179,12 @@ static void rand_below_2m(uint64_t *d, const struct modulus *md, size_t digits)
 static void expect_amm(const char *what, const uint64_t *r, const uint64_t *a, const uint64_t *b,
                        const struct modulus *md, size_t digits)
 {
-    BN_CTX *bctx = oracle_bn_ctx();
     for (size_t j = 0; j < CTBN_IFMA_LANES(digits); j++) {
         if (r[j] >> 52 || (j >= digits && r[j] != 0))
             fail_msg("%s: lane %zu = %016llx not a normalized digit", what, j,
                      (unsigned long long)r[j]);
     }
-    BIGNUM *br = bn_from_digits(r, digits), *ba = bn_from_digits(a, digits);
-    BIGNUM *bb = bn_from_digits(b, digits), *lhs = BN_new(), *rhs = BN_new();
-    BIGNUM *m2 = BN_new();
-    BN_lshift1(m2, md->bm);
-    if (BN_cmp(br, m2) >= 0)
-        fail_msg("%s: result not below 2m", what);
-    BN_lshift(lhs, br, (int)(52 * digits));
-    BN_mod(lhs, lhs, md->bm, bctx);
-    BN_mod_mul(rhs, ba, bb, md->bm, bctx);
-    if (BN_cmp(lhs, rhs) != 0) {
-        char *sa = BN_bn2hex(ba), *sb = BN_bn2hex(bb), *sm = BN_bn2hex(md->bm);
-        fail_msg("%s: r R' != a b mod m\n a=%s\n b=%s\n m=%s", what, sa, sb, sm);
-    }
-    BN_free(br);
-    BN_free(ba);
-    BN_free(bb);
-    BN_free(lhs);
-    BN_free(rhs);
-    BN_free(m2);
+    expect_amm_value(what, r, a, b, md, 52, digits);
 }
 
 static void test_amm(void **state)
@@ -483,72 +370,10 @@ static void test_ams(void **state)
 
 /* ---- the modexp hooks through the seam ---- */
 
-/* The bases a test names: random below m, or the edges 0, 1, m - 1. */
-enum base_kind { BASE_RANDOM, BASE_ZERO, BASE_ONE, BASE_M_MINUS_1, BASE_KINDS };
-
-static void base_make(ctbn_limb *b, const struct modulus *md, enum base_kind kind)
+/* b^e mod m, e of public length e_bits, a random base (check_modexp, backend_fixtures.h). */
+static void check_modexp_random(const struct modulus *md, size_t e_bits)
 {
-    size_t n = md->n;
-    switch (kind) {
-    case BASE_ZERO:
-    case BASE_ONE:
-        memset(b, 0, n * sizeof(ctbn_limb));
-        b[0] = kind == BASE_ONE;
-        break;
-    case BASE_M_MINUS_1:
-        memcpy(b, md->m, n * sizeof(ctbn_limb));
-        b[0] -= 1; /* m is odd: no borrow */
-        break;
-    default:
-        rand_below(b, md->m, n);
-        break;
-    }
-}
-
-static void check_modexp_base(const struct modulus *md, size_t e_bits, enum base_kind bk)
-{
-    size_t n = md->n, en = CTBN_LIMBS(e_bits);
-    ctbn_limb *b = limbs_alloc(n), *r = limbs_alloc(n), *rp = limbs_alloc(n);
-    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP_SCRATCH(n));
-    ctbn_limb *e = rand_exponent(e_bits);
-    base_make(b, md, bk);
-    BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
-    BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
-
-    report_begin("ifma modexp_ct e_bits=%zu, %zu-bit m (n=%zu)", e_bits, md->bits, n);
-    report_operand("m", md->m, n);
-    report_operand("b", b, n);
-    report_operand("e", e, en);
-    use_backend(backend);
-    ctbn_modexp_ct(md->ctx, r, b, e, e_bits, scratch);
-    expect_limbs_bn("ifma b^e mod m", r, n, want);
-    /* the hook takes this size itself (not the generic code) */
-    memset(r, 0, n * sizeof(ctbn_limb));
-    if (ctbn_ifma_digits(n) != 0) {
-        assert_int_equal(hook_modexp(md->ctx, r, b, e, e_bits, scratch), 1);
-        expect_limbs_bn("the backend's modexp hook", r, n, want);
-    }
-    /* in place */
-    memcpy(r, b, n * sizeof(ctbn_limb));
-    ctbn_modexp_ct(md->ctx, r, r, e, e_bits, scratch);
-    expect_limbs_bn("ifma b^e mod m (r = b)", r, n, want);
-    use_backend("portable");
-    ctbn_modexp_ct(md->ctx, rp, b, e, e_bits, scratch);
-    expect_limbs_eq("ifma vs portable", r, rp, n);
-
-    BN_free(bb);
-    BN_free(be);
-    BN_free(want);
-    free(e);
-    free(b);
-    free(r);
-    free(rp);
-    free(scratch);
-}
-
-static void check_modexp(const struct modulus *md, size_t e_bits)
-{
-    check_modexp_base(md, e_bits, BASE_RANDOM);
+    check_modexp(&hooks, md, e_bits, BASE_RANDOM);
 }
 
 static void test_modexp(void **state)
@@ -563,82 +388,24 @@ static void test_modexp(void **state)
             modulus_make(&md, n, ifma_bits[s], (enum mod_kind)kind);
             static const size_t lens[] = { 0, 1, 2, 8, 64, 513 };
             for (size_t l = 0; l < ARRAY_LEN(lens); l++)
-                check_modexp(&md, lens[l]);
-            check_modexp(&md, md.bits);
+                check_modexp_random(&md, lens[l]);
+            check_modexp_random(&md, md.bits);
             modulus_free(&md);
         }
         for (int it = 0; it < 12; it++) {
             struct modulus md;
             modulus_random(&md, ifma_bits[s]);
-            check_modexp(&md, rand_e_bits(md.bits));
+            check_modexp_random(&md, rand_e_bits(md.bits));
             modulus_free(&md);
         }
     }
 }
 
-/* Two halves of the same limb count; their own e_bits (which may differ). */
-static void check_modexp2_base(const struct modulus *m1, const struct modulus *m2,
-                               size_t e1_bits, size_t e2_bits, enum base_kind bk1,
-                               enum base_kind bk2)
+/* Two halves of the same limb count, their own e_bits (which may differ), random bases. */
+static void check_modexp2_random(const struct modulus *m1, const struct modulus *m2,
+                                 size_t e1_bits, size_t e2_bits)
 {
-    size_t n = m1->n;
-    ctbn_limb *b1 = limbs_alloc(n), *b2 = limbs_alloc(n);
-    ctbn_limb *r1 = limbs_alloc(n), *r2 = limbs_alloc(n);
-    ctbn_limb *p1 = limbs_alloc(n), *p2 = limbs_alloc(n);
-    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
-    ctbn_limb *e1 = rand_exponent(e1_bits), *e2 = rand_exponent(e2_bits);
-    base_make(b1, m1, bk1);
-    base_make(b2, m2, bk2);
-    BIGNUM *bb1 = bn_from_limbs(b1, n), *be1 = bn_from_limbs(e1, CTBN_LIMBS(e1_bits));
-    BIGNUM *bb2 = bn_from_limbs(b2, n), *be2 = bn_from_limbs(e2, CTBN_LIMBS(e2_bits));
-    BIGNUM *w1 = BN_new(), *w2 = BN_new();
-    BN_mod_exp(w1, bb1, be1, m1->bm, oracle_bn_ctx());
-    BN_mod_exp(w2, bb2, be2, m2->bm, oracle_bn_ctx());
-
-    report_begin("ifma modexp2_ct e1_bits=%zu e2_bits=%zu, %zu/%zu-bit moduli", e1_bits,
-                 e2_bits, m1->bits, m2->bits);
-    report_operand("m1", m1->m, n);
-    report_operand("b1", b1, n);
-    report_operand("e1", e1, CTBN_LIMBS(e1_bits));
-    report_operand("m2", m2->m, n);
-    report_operand("b2", b2, n);
-    report_operand("e2", e2, CTBN_LIMBS(e2_bits));
-    use_backend(backend);
-    assert_int_equal(hook_modexp2(m1->ctx, r1, b1, e1, e1_bits, m2->ctx, r2, b2, e2,
-                                          e2_bits, scratch), 1);
-    expect_limbs_bn("ifma r1", r1, n, w1);
-    expect_limbs_bn("ifma r2", r2, n, w2);
-    memcpy(r1, b1, n * sizeof(ctbn_limb));
-    memcpy(r2, b2, n * sizeof(ctbn_limb));
-    ctbn_modexp2_ct(m1->ctx, r1, r1, e1, e1_bits, m2->ctx, r2, r2, e2, e2_bits, scratch);
-    expect_limbs_bn("ifma r1 (r1 = b1)", r1, n, w1);
-    expect_limbs_bn("ifma r2 (r2 = b2)", r2, n, w2);
-    use_backend("portable");
-    ctbn_modexp2_ct(m1->ctx, p1, b1, e1, e1_bits, m2->ctx, p2, b2, e2, e2_bits, scratch);
-    expect_limbs_eq("ifma vs portable r1", r1, p1, n);
-    expect_limbs_eq("ifma vs portable r2", r2, p2, n);
-
-    BN_free(bb1);
-    BN_free(be1);
-    BN_free(bb2);
-    BN_free(be2);
-    BN_free(w1);
-    BN_free(w2);
-    free(e1);
-    free(e2);
-    free(b1);
-    free(b2);
-    free(r1);
-    free(r2);
-    free(p1);
-    free(p2);
-    free(scratch);
-}
-
-static void check_modexp2(const struct modulus *m1, const struct modulus *m2, size_t e1_bits,
-                          size_t e2_bits)
-{
-    check_modexp2_base(m1, m2, e1_bits, e2_bits, BASE_RANDOM, BASE_RANDOM);
+    check_modexp2(&hooks, m1, m2, e1_bits, e2_bits, BASE_RANDOM, BASE_RANDOM);
 }
 
 /*
@@ -659,12 +426,12 @@ static void test_modexp_512_edges(void **state)
         modulus_make(&m2, 8, 512, (enum mod_kind)((kind + 1) % MOD_KINDS));
         for (int bk = 0; bk < BASE_KINDS; bk++) {
             for (size_t l = 0; l < ARRAY_LEN(lens); l++) {
-                check_modexp_base(&m1, lens[l], (enum base_kind)bk);
+                check_modexp(&hooks, &m1, lens[l], (enum base_kind)bk);
                 /* the other half: another kind, base and exponent length */
                 size_t l2 = (l + 3) % ARRAY_LEN(lens);
-                check_modexp2_base(&m1, &m2, lens[l], lens[l2], (enum base_kind)bk,
-                                   (enum base_kind)((bk + 1 + l) % BASE_KINDS));
-                check_modexp2_base(&m1, &m2, lens[l], 512, (enum base_kind)bk, BASE_RANDOM);
+                check_modexp2(&hooks, &m1, &m2, lens[l], lens[l2], (enum base_kind)bk,
+                              (enum base_kind)((bk + 1 + l) % BASE_KINDS));
+                check_modexp2(&hooks, &m1, &m2, lens[l], 512, (enum base_kind)bk, BASE_RANDOM);
             }
         }
         modulus_free(&m1);
@@ -675,8 +442,8 @@ static void test_modexp_512_edges(void **state)
         struct modulus m1, m2;
         modulus_make(&m1, 8, 512, MOD_RANDOM);
         modulus_make(&m2, 8, 512, MOD_RANDOM);
-        check_modexp2(&m1, &m2, 512 - rng_below(2), 512 - rng_below(2));
-        check_modexp(&m1, 512);
+        check_modexp2_random(&m1, &m2, 512 - rng_below(2), 512 - rng_below(2));
+        check_modexp_random(&m1, 512);
         modulus_free(&m1);
         modulus_free(&m2);
     }
@@ -696,8 +463,8 @@ static void test_modexp_short_moduli(void **state)
             struct modulus m1, m2;
             modulus_make(&m1, n, bits[b], MOD_RANDOM);
             modulus_make(&m2, n, bits[ARRAY_LEN(bits) - 1 - b], MOD_RANDOM);
-            check_modexp(&m1, bits[b]);
-            check_modexp2(&m1, &m2, bits[b], 64);
+            check_modexp_random(&m1, bits[b]);
+            check_modexp2_random(&m1, &m2, bits[b], 64);
             modulus_free(&m1);
             modulus_free(&m2);
         }
@@ -732,7 +499,7 @@ static void test_modexp2(void **state)
                 e2_bits = 1;
                 break;
             }
-            check_modexp2(&m1, &m2, e1_bits, e2_bits);
+            check_modexp2_random(&m1, &m2, e1_bits, e2_bits);
             modulus_free(&m1);
             modulus_free(&m2);
         }
@@ -749,32 +516,14 @@ static void test_other_sizes(void **state)
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
         struct modulus md;
         modulus_random(&md, sizes[s]);
-        size_t n = md.n;
-        ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
-        ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(n, n));
-        ctbn_limb e[1] = { 65537 };
-        rand_below(b, md.m, n);
-        memset(r, 0x5A, n * sizeof(ctbn_limb));
-        assert_int_equal(hook_modexp(md.ctx, r, b, e, 17, scratch), 0);
-        assert_int_equal(hook_modexp2(md.ctx, r, b, e, 17, md.ctx, r, b, e, 17,
-                                              scratch), 0);
-        for (size_t i = 0; i < n; i++)
-            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
-        check_modexp(&md, 17);
-        free(r);
-        free(b);
-        free(scratch);
+        check_refused(&hooks, &md);
         modulus_free(&md);
     }
     /* two halves of different limb counts are refused too */
     struct modulus m1, m2;
     modulus_random(&m1, 1024);
     modulus_random(&m2, 2048);
-    ctbn_limb *scratch = limbs_alloc(CTBN_MODEXP2_SCRATCH(16, 32));
-    ctbn_limb r1[16], r2[32], b1[16] = { 2 }, b2[32] = { 3 }, e[1] = { 3 };
-    assert_int_equal(hook_modexp2(m1.ctx, r1, b1, e, 2, m2.ctx, r2, b2, e, 2, scratch),
-                     0);
-    free(scratch);
+    check_halves_refused(&hooks, &m1, &m2);
     modulus_free(&m1);
     modulus_free(&m2);
 }
@@ -837,42 +586,13 @@ static void test_amm_public_sizes(void **state)
     }
 }
 
-/* b^e mod m by the IFMA hook itself, through the seam on the ifma backend (also with
- * r = b), and through the portable backend: all equal to BN's answer. */
-static void check_public(const struct modulus *md, const ctbn_limb *b, const ctbn_limb *e,
-                         size_t en)
+/* b^e mod m by the IFMA public hook itself (which takes every e at these sizes), through the
+ * seam on the backend under test (also with r = b), and through the portable backend: all
+ * equal to BN's answer (check_public, backend_fixtures.h). */
+static void check_ifma_public(const struct modulus *md, const ctbn_limb *b, const ctbn_limb *e,
+                              size_t en)
 {
-    size_t n = md->n;
-    ctbn_limb *r = limbs_alloc(n), *rp = limbs_alloc(n);
-    ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
-    BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, en), *want = BN_new();
-    BN_mod_exp(want, bb, be, md->bm, oracle_bn_ctx());
-
-    report_begin("ifma modexp_public_vartime en=%zu, %zu-bit m (n=%zu)", en, md->bits, n);
-    report_operand("m", md->m, n);
-    report_operand("b", b, n);
-    report_operand("e", e, en);
-    memset(r, 0xA5, n * sizeof(ctbn_limb));
-    assert_int_equal(ctbn_ifma_modexp_public_vartime(md->ctx, r, b, e, en, scratch), 1);
-    expect_limbs_bn("ctbn_ifma_modexp_public_vartime", r, n, want);
-    use_backend(backend);
-    memset(r, 0xA5, n * sizeof(ctbn_limb));
-    ctbn_modexp_public_vartime(md->ctx, r, b, e, en, scratch);
-    expect_limbs_bn("ifma seam b^e mod m", r, n, want);
-    memcpy(r, b, n * sizeof(ctbn_limb));
-    ctbn_modexp_public_vartime(md->ctx, r, r, e, en, scratch);
-    expect_limbs_bn("ifma seam b^e mod m (r = b)", r, n, want);
-    use_backend("portable");
-    ctbn_modexp_public_vartime(md->ctx, rp, b, e, en, scratch);
-    expect_limbs_eq("ifma vs portable", r, rp, n);
-    use_backend(backend);
-
-    BN_free(bb);
-    BN_free(be);
-    BN_free(want);
-    free(r);
-    free(rp);
-    free(scratch);
+    assert_int_equal(check_public(&hooks, md, b, e, en), 1);
 }
 
 /* The exponents of the brief: 0, 1, 2, 3, 65537 (also with zero limbs on top), a 256-bit
@@ -882,21 +602,21 @@ static void check_public_exponents(const struct modulus *md, const ctbn_limb *b)
     static const uint64_t small[] = { 0, 1, 2, 3, 65537, 65536, 17, 0x8000000000000001ull };
     for (size_t i = 0; i < ARRAY_LEN(small); i++) {
         ctbn_limb e[3] = { small[i], 0, 0 };
-        check_public(md, b, e, 1);
+        check_ifma_public(md, b, e, 1);
     }
     ctbn_limb e[4] = { 65537, 0, 0, 0 };
-    check_public(md, b, e, 4); /* public zero limbs on top */
+    check_ifma_public(md, b, e, 4); /* public zero limbs on top */
     rand_pattern(e, 4, 256);
     e[3] |= (ctbn_limb)1 << 63;
     e[0] |= 1;
-    check_public(md, b, e, 4); /* a 256-bit odd e */
+    check_ifma_public(md, b, e, 4); /* a 256-bit odd e */
     e[0] &= ~(ctbn_limb)1;
-    check_public(md, b, e, 4); /* even */
+    check_ifma_public(md, b, e, 4); /* even */
     memset(e, 0, sizeof(e));
     e[1] = 1; /* 2^64: one bit in the second limb, 64 squarings and the multiplication by 1 */
-    check_public(md, b, e, 2);
+    check_ifma_public(md, b, e, 2);
     rand_pattern(e, 3, 64 * 2 + 1 + rng_below(63));
-    check_public(md, b, e, 3);
+    check_ifma_public(md, b, e, 3);
 }
 
 static void test_public_hook(void **state)
@@ -910,21 +630,10 @@ static void test_public_hook(void **state)
         for (int kind = 0; kind < MOD_KINDS; kind++) {
             struct modulus md;
             modulus_make(&md, n, public_bits[s], (enum mod_kind)kind);
-            for (int v = 0; v < 4; v++) {
-                switch (v) {
-                case 0: /* 0 */
-                case 1: /* 1 */
-                    memset(b, 0, n * sizeof(ctbn_limb));
-                    b[0] = (ctbn_limb)v;
-                    break;
-                case 2: /* m - 1 */
-                    memcpy(b, md.m, n * sizeof(ctbn_limb));
-                    b[0] -= 1; /* m is odd: no borrow */
-                    break;
-                default:
-                    rand_below(b, md.m, n);
-                    break;
-                }
+            static const enum base_kind bases[] = { BASE_ZERO, BASE_ONE, BASE_M_MINUS_1,
+                                                    BASE_RANDOM };
+            for (size_t v = 0; v < ARRAY_LEN(bases); v++) {
+                base_make(b, &md, bases[v]);
                 check_public_exponents(&md, b);
             }
             modulus_free(&md);
@@ -980,7 +689,7 @@ static void test_public_top_carry(void **state)
         if (!((acc[64 * n / 52] >> (64 * n % 52)) & 1))
             continue;
         found++;
-        check_public(&md, b, e, 1);
+        check_ifma_public(&md, b, e, 1);
     }
     if (found == 0)
         fail_msg("no base found whose result reaches 2^(64 n): the search needs more tries");
@@ -997,29 +706,8 @@ static void test_public_other_sizes(void **state)
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++) {
         struct modulus md;
         modulus_random(&md, sizes[s]);
-        size_t n = md.n;
-        assert_int_equal(ctbn_ifma_public_digits(n), 0);
-        ctbn_limb *r = limbs_alloc(n), *b = limbs_alloc(n);
-        ctbn_limb *scratch = limbs_alloc(CTBN_EXP_VARTIME_SCRATCH(n));
-        ctbn_limb e[1] = { 65537 };
-        rand_below(b, md.m, n);
-        memset(r, 0x5A, n * sizeof(ctbn_limb));
-        assert_int_equal(ctbn_ifma_modexp_public_vartime(md.ctx, r, b, e, 1, scratch), 0);
-        for (size_t i = 0; i < n; i++)
-            assert_int_equal(r[i], 0x5A5A5A5A5A5A5A5Aull);
-        {
-            BIGNUM *bb = bn_from_limbs(b, n), *be = bn_from_limbs(e, 1), *want = BN_new();
-            BN_mod_exp(want, bb, be, md.bm, oracle_bn_ctx());
-            use_backend(backend);
-            ctbn_modexp_public_vartime(md.ctx, r, b, e, 1, scratch);
-            expect_limbs_bn("ifma seam b^65537 (generic code)", r, n, want);
-            BN_free(bb);
-            BN_free(be);
-            BN_free(want);
-        }
-        free(r);
-        free(b);
-        free(scratch);
+        assert_int_equal(ctbn_ifma_public_digits(md.n), 0);
+        check_public_refused(&hooks, &md);
         modulus_free(&md);
     }
 }
@@ -1029,6 +717,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "ifmaz") == 0) {
         backend = "ifmaz";
         zmm = 1;
+        hooks.backend = backend;
     } else if (argc > 1) {
         fprintf(stderr, "usage: test_ifma [ifmaz]\n");
         return 2;
