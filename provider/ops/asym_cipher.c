@@ -645,7 +645,7 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
                     "decryption needs an output buffer of %zu bytes, not %zu", need, outsize);
         return 0;
     }
-    if (!ctrsa_key_computable(c->key))  /* before ct and em are sized by k */
+    if (!ctrsa_key_private_computable(c->key))  /* before ct and em are sized by k */
         return 0;
     if (inlen == 0 || inlen > k) {
         CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,

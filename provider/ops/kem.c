@@ -267,7 +267,7 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         *outlen = k;
         return 1;
     }
-    if (!ctrsa_key_computable(c->key))
+    if (!ctrsa_key_private_computable(c->key))
         return 0;
     if (!ctrsa_key_has_private(c->key)) {
         CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "decapsulation needs a private key");
