@@ -281,6 +281,14 @@ int ctrsa_key_d_nonzero(const CTRSA_KEY *key)
     return 0;
 }
 
+int ctrsa_key_e_below_2(const CTRSA_KEY *key)
+{
+    if (!key->has_public || key->unusable == 0)
+        return 0;   /* a computable key's e is odd and above 1 (engine_refuses) */
+    ctrsa_num e = strip_public(key->factors->e);
+    return e.len == 0 || (e.len == 1 && e.p[0] == 1);
+}
+
 int ctrsa_key_private_computable(const CTRSA_KEY *key)
 {
     return ctrsa_key_computable(key) && ctrsa_key_d_nonzero(key);

@@ -107,6 +107,9 @@ int ctrsa_key_is_computable(const CTRSA_KEY *key);
 int ctrsa_key_private_computable(const CTRSA_KEY *key);
 /* 1 if the key's d is not zero (a key without d: 1); else raises the reason, returns 0. */
 int ctrsa_key_d_nonzero(const CTRSA_KEY *key);
+/* 1 if the key's e is 0 or 1 (only a key the engine cannot compute with has such an e).
+ * Public values only. */
+int ctrsa_key_e_below_2(const CTRSA_KEY *key);
 
 int ctrsa_key_has_public(const CTRSA_KEY *key);
 int ctrsa_key_has_private(const CTRSA_KEY *key);

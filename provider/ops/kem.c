@@ -18,6 +18,7 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
+#include "core_version.h"
 #include "dispatch.h"
 #include "prov.h"
 #include "rsa_key.h"
@@ -160,6 +161,13 @@ static int kem_init(kem_ctx *c, void *provkey, const OSSL_PARAM params[], enum k
     /* (A public key is refused at the decapsulation, as the default provider refuses it.) */
     if (ctrsa_key_is_pss(provkey)) {
         CTRSA_RAISE(c->prov, CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, "an RSA-PSS key only signs");
+        return 0;
+    }
+    /* As the loading core's default provider: from 3.5.9, 3.6.5 and 4.0.3 it refuses such
+     * a key here; before, at the operation (as ctrsa does then: ctrsa_key_computable). */
+    if (ctrsa_core_rsasve_refuses_e_below_2(c->prov->core_version)
+        && ctrsa_key_e_below_2(provkey)) {
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "RSASVE needs e > 1");
         return 0;
     }
     if (!ctrsa_key_up_ref(provkey)) {

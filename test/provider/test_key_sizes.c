@@ -212,8 +212,10 @@ static const op ops[] = {
     { "pairwise check", 1, init_none, run_pairwise_check, 1 },
 };
 
-/* The text of the first error of the last run_op (the provider's explanation). */
+/* The text and library of the first error of the last run_op (the provider's
+ * explanation; ERR_LIB_EVP when libcrypto refused before any provider was called). */
 static char last_data[256];
+static int last_lib;
 
 /* Run o on key through propq; for the provider under test, check where it ran. */
 static enum stage run_op(EVP_PKEY *key, const op *o, const char *propq, int in_test,
@@ -239,6 +241,7 @@ static enum stage run_op(EVP_PKEY *key, const op *o, const char *propq, int in_t
     if ((e = ERR_peek_error()) != 0 && ERR_reason_error_string(e) != NULL)
         snprintf(reason, reason_len, "%s", ERR_reason_error_string(e));
     last_data[0] = '\0';
+    last_lib = e != 0 ? ERR_GET_LIB(e) : 0;
     if (ERR_peek_error_data(&data, &flags) != 0 && (flags & ERR_TXT_STRING) != 0)
         snprintf(last_data, sizeof(last_data), "%s", data);
     ERR_clear_error();
@@ -357,15 +360,19 @@ static void compare_key(const char *name, const OSSL_PARAM *params, int selectio
         if (st != DONE && rt[0] == '\0')
             fail_msg("%s, %s: refused without an error", name, o->name);
         /* Refused at the operation: with the key's reason (an init refusal is the same for
-         * any key, e.g. a PSS digest the key is too small for). */
-        if (st == REFUSED_AT_OP && strcmp(rt, want_reason) != 0 && (o->is_private || !private_only)
-            && !(o->is_check && strcmp(o->name, "private check") == 0))
-            fail_msg("%s, %s: reason '%s', expected '%s'", name, o->name, rt, want_reason);
-        /* (a private-key check alone asks about d only: for n = 0 it says d is zero) */
-        if (want_why != NULL && st == REFUSED_AT_OP && (o->is_private || !private_only)
-            && strcmp(o->name, "private check") != 0 && strstr(last_data, want_why) == NULL)
-            fail_msg("%s, %s: the error says '%s', expected '%s' in it", name, o->name,
-                     last_data, want_why);
+         * any key, e.g. a PSS digest the key is too small for; a private-key check alone
+         * asks about d only), unless libcrypto refused before calling either provider with
+         * the same reason (OpenSSL 3.5's EVP_PKEY_sign on a key of size 0: "unknown max
+         * size"). */
+        if (st == REFUSED_AT_OP && (o->is_private || !private_only)
+            && strcmp(o->name, "private check") != 0
+            && !(last_lib == ERR_LIB_EVP && strcmp(rt, rd) == 0)) {
+            if (strcmp(rt, want_reason) != 0)
+                fail_msg("%s, %s: reason '%s', expected '%s'", name, o->name, rt, want_reason);
+            if (want_why != NULL && strstr(last_data, want_why) == NULL)
+                fail_msg("%s, %s: the error says '%s', expected '%s' in it", name, o->name,
+                         last_data, want_why);
+        }
     }
     EVP_PKEY_free(deflt);
     EVP_PKEY_free(tested);
