@@ -520,6 +520,10 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
         return 0;
     }
     k = ctrsa_key_size(c->key);
+    if (k == 0) {   /* n = 0: no size to give, as the default provider answers (public) */
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+        return 0;
+    }
     if (out == NULL) {
         *outlen = k;
         return 1;
@@ -632,6 +636,10 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     can_fail = c->pad_mode == RSA_PKCS1_OAEP_PADDING
                || (c->pad_mode == RSA_PKCS1_PADDING && !ir);
     if (out == NULL) {
+        if (need == 0) {   /* n = 0 (public), as the default provider answers */
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+            return 0;
+        }
         *outlen = need;
         return 1;
     }

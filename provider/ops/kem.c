@@ -217,6 +217,10 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
         return 0;
     k = ctrsa_key_size(c->key);
     if (out == NULL) {
+        if (k == 0) {   /* n = 0 (public), as the default provider answers */
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+            return 0;
+        }
         if (outlen == NULL && secretlen == NULL) {
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "no length to report");
             return 0;
@@ -268,6 +272,10 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         return 0;
     k = ctrsa_key_size(c->key);
     if (out == NULL) {
+        if (k == 0) {   /* n = 0 (public), as the default provider answers */
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+            return 0;
+        }
         if (outlen == NULL) {
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "no length to report");
             return 0;

@@ -614,6 +614,47 @@ static OSSL_PARAM *numbers_of(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d)
 }
 
 /*
+ * Size queries (a NULL output buffer) on key through propq: verdict and length of each, for
+ * sign, verify-recover, encrypt, decrypt and RSASVE's two. A key of 0 bytes (n = 0) has no
+ * size to give: OpenSSL 3.0's default provider refuses the cipher and KEM queries.
+ */
+#define SIZE_QUERIES 6
+static void size_queries(EVP_PKEY *key, const char *propq, int in_test, int ok[],
+                         size_t len[])
+{
+    for (int i = 0; i < SIZE_QUERIES; i++) {
+        EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
+        size_t l2 = 0;
+        int init;
+
+        assert_non_null(c);
+        len[i] = 0;
+        switch (i) {
+        case 0: init = EVP_PKEY_sign_init(c) == 1; break;
+        case 1: init = EVP_PKEY_verify_recover_init(c) == 1; break;
+        case 2: init = EVP_PKEY_encrypt_init(c) == 1; break;
+        case 3: init = EVP_PKEY_decrypt_init(c) == 1; break;
+        case 4: init = init_encap(c); break;
+        default: init = init_decap(c); break;
+        }
+        if (init && in_test)
+            assert_true(tu_ctx_in_provider(c));
+        switch (i) {
+        case 0: ok[i] = init && EVP_PKEY_sign(c, NULL, &len[i], md, sizeof(md)) == 1; break;
+        case 1: ok[i] = init && EVP_PKEY_verify_recover(c, NULL, &len[i], in, 1) == 1; break;
+        case 2: ok[i] = init && EVP_PKEY_encrypt(c, NULL, &len[i], md, 1) == 1; break;
+        case 3: ok[i] = init && EVP_PKEY_decrypt(c, NULL, &len[i], in, 1) == 1; break;
+        case 4: ok[i] = init && EVP_PKEY_encapsulate(c, NULL, &len[i], NULL, &l2) == 1; break;
+        default: ok[i] = init && EVP_PKEY_decapsulate(c, NULL, &len[i], in, 1) == 1; break;
+        }
+        if (!init)
+            ok[i] = -1;      /* 1: answered, 0: the query refused, -1: the init refused */
+        ERR_clear_error();
+        EVP_PKEY_CTX_free(c);
+    }
+}
+
+/*
  * A key whose n, e or d is present and zero, as OpenSSL 3.0's test_RSA_get_set_params makes
  * it (EVP_PKEY_fromdata, EVP_PKEY_KEYPAIR, n = e = d = 0): on each provider the import,
  * test_EVP_PKEY_CTX_get_set_params's steps, then compare_key (sizes, export, duplicate,
@@ -655,6 +696,17 @@ static void zero_key(const char *name, const BIGNUM *n, const BIGNUM *e, const B
         want_why = why;
         compare_key(name, params, EVP_PKEY_KEYPAIR, reason, private_only);
         want_why = NULL;
+        {
+            int okd[SIZE_QUERIES], okt[SIZE_QUERIES];
+            size_t lend[SIZE_QUERIES], lent[SIZE_QUERIES];
+
+            size_queries(deflt, TU_PROPQ_DEFAULT, 0, okd, lend);
+            size_queries(tested, tu_propq(), 1, okt, lent);
+            for (int i = 0; i < SIZE_QUERIES; i++)
+                if (okd[i] != okt[i] || (okd[i] == 1 && lend[i] != lent[i]))
+                    fail_msg("%s: size query %d: the default %d (%zu), the provider under "
+                             "test %d (%zu)", name, i, okd[i], lend[i], okt[i], lent[i]);
+        }
     }
     EVP_PKEY_free(deflt);
     EVP_PKEY_free(tested);
