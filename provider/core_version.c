@@ -31,6 +31,22 @@ static int number(const char **s, unsigned long *out)
     return digits > 0 && digits < 4;
 }
 
+int ctrsa_core_rsasve_refuses_e_below_2(unsigned long v)
+{
+    unsigned long minor_line = v & 0xfff00000UL, patch = (v >> 4) & 0xffUL;
+
+    switch (minor_line) {
+    case 0x30500000UL:
+        return patch >= 9;
+    case 0x30600000UL:
+        return patch >= 5;
+    case 0x40000000UL:
+        return patch >= 3;
+    default:
+        return minor_line > 0x40000000UL;
+    }
+}
+
 unsigned long ctrsa_parse_core_version(const char *s)
 {
     unsigned long major, minor, patch = 0;

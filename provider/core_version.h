@@ -22,6 +22,16 @@
  * of range (major 0 or > 15, minor or patch > 255).
  */
 unsigned long ctrsa_parse_core_version(const char *s);
+
+/*
+ * 1 if the default provider of core version v (as parsed above) refuses RSASVE's
+ * encapsulate and decapsulate init for a key with e <= 1 ("invalid key"): OpenSSL's
+ * "Reject clearly degenerate RSASVE parameters" (openssl/openssl#32124, merged 2026-08-10),
+ * measured in 3.5.9, 3.6.5 and 4.0.3 (released 2026-09-29) and absent from 3.0.20. So:
+ * 3.5.9+, 3.6.5+, 4.0.3+ and any later minor version; 3.0 to 3.4, and the earlier patch
+ * releases of 3.5, 3.6 and 4.0, not (3.4's later releases were not measured).
+ */
+int ctrsa_core_rsasve_refuses_e_below_2(unsigned long v);
 /* (OSSL_provider_init reads the core's version string once, for its own check of the core
  * and for prov->core_version.) */
 

@@ -79,6 +79,7 @@ int ctrsa_md_fetch(const CTRSA_PROVCTX *prov, ctrsa_md *out, const char *name,
         EVP_MD_free(fresh.md);
         return 0;
     }
+    strncpy(fresh.given, name, sizeof(fresh.given) - 1);
     ctrsa_md_reset(out);
     *out = fresh;
     return 1;
@@ -120,6 +121,7 @@ int ctrsa_md_copy(ctrsa_md *dst, const ctrsa_md *src)
         memset(dst, 0, sizeof(*dst));
         return 0;
     }
+    memcpy(dst->given, src->given, sizeof(dst->given));
     return 1;
 }
 

@@ -16,6 +16,7 @@
 typedef struct ctrsa_md {
     EVP_MD *md;         /* NULL when no digest is set */
     char name[64];      /* the digest's canonical name (first name OpenSSL gives it) */
+    char given[64];     /* the name it was fetched by, as the caller spelled it */
     ctrsa_hash hash;    /* hash.impl is an EVP_MD_CTX owned by this struct */
 } ctrsa_md;
 
@@ -56,6 +57,14 @@ static inline size_t ctrsa_md_size(const ctrsa_md *m) { return m->md != NULL ? m
 
 /* The canonical name, "" when no digest is set. */
 static inline const char *ctrsa_md_name(const ctrsa_md *m) { return m->md != NULL ? m->name : ""; }
+
+/* The name it was fetched by ("SHA512", "sha512", "SHA2-512": as given), "" when no digest
+ * is set. OpenSSL's default provider reports a signature's digest and MGF1 digest this way
+ * (its rsa_sig.c keeps the name it was given); its asym-cipher reports the canonical one. */
+static inline const char *ctrsa_md_given_name(const ctrsa_md *m)
+{
+    return m->md != NULL ? m->given : "";
+}
 
 /* 1 if *m is set and is the digest named `name` (any of its OpenSSL aliases). */
 int ctrsa_md_is(const ctrsa_md *m, const char *name);

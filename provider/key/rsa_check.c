@@ -202,7 +202,7 @@ int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
         return 0;
     if (!check_private)
         return 1;
-    if (!key->has_private)
+    if (!key->has_private || !ctrsa_key_d_nonzero(key))
         return 0;
     /* The numbers were checked on import; the pairwise test runs the real operations. */
     size_t k = key->k;

@@ -196,6 +196,19 @@ static int keep_numbers(CTRSA_KEY *key, const ctrsa_key_numbers *in, int all)
     return 1;
 }
 
+/*
+ * 1 if the len bytes at p are all zero (len 0 included), else 0. Used on the secret d: every
+ * byte is read whatever the values, and the caller branches on the verdict alone. CT: only
+ * len (the importer's encoding) leaks.
+ */
+static int bytes_are_zero(const uint8_t *p, size_t len)
+{
+    unsigned acc = 0;
+    for (size_t i = 0; i < len; i++)
+        acc |= p[i];
+    return (int)(((acc - 1) >> 8) & 1);   /* acc in 0..255: 1 exactly when acc == 0 */
+}
+
 /* Bit length of a PUBLIC big-endian number already stripped of leading zero bytes. */
 static size_t public_bits(ctrsa_num x)
 {
@@ -213,10 +226,15 @@ static size_t public_bits(ctrsa_num x)
  * moduli of CTRSA_MIN_BITS to CTBN_MAX_BITS bits and an odd e with 1 < e < n; OpenSSL's
  * default provider imports other keys too and refuses them when an operation runs, so
  * ctrsa imports them, keeps their numbers for export and refuses every operation.
- * Public values only.
+ * n and e are stripped of leading zero bytes: a zero one has len 0, and no byte of it is
+ * read. Public values only.
  */
 static int engine_refuses(ctrsa_num n, ctrsa_num e, size_t bits, char *why, size_t whylen)
 {
+    if (n.len == 0) {
+        snprintf(why, whylen, "n is zero");
+        return CTRSA_R_INVALID_KEY;
+    }
     if (bits > CTBN_MAX_BITS) {
         snprintf(why, whylen, "n has %zu bits, at most %d are supported", bits, CTBN_MAX_BITS);
         return CTRSA_R_MODULUS_TOO_LARGE;
@@ -227,6 +245,10 @@ static int engine_refuses(ctrsa_num n, ctrsa_num e, size_t bits, char *why, size
     }
     if ((n.p[n.len - 1] & 1) == 0) {
         snprintf(why, whylen, "n is even");
+        return CTRSA_R_INVALID_KEY;
+    }
+    if (e.len == 0) {
+        snprintf(why, whylen, "e is zero");
         return CTRSA_R_INVALID_KEY;
     }
     size_t ebits = public_bits(e);
@@ -251,14 +273,37 @@ int ctrsa_key_computable(const CTRSA_KEY *key)
     return 0;
 }
 
+int ctrsa_key_d_nonzero(const CTRSA_KEY *key)
+{
+    if (!key->d_zero)
+        return 1;
+    CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "d is zero: the key cannot sign or decrypt");
+    return 0;
+}
+
+int ctrsa_key_e_below_2(const CTRSA_KEY *key)
+{
+    if (!key->has_public || key->unusable == 0)
+        return 0;   /* a computable key's e is odd and above 1 (engine_refuses) */
+    ctrsa_num e = strip_public(key->factors->e);
+    return e.len == 0 || (e.len == 1 && e.p[0] == 1);
+}
+
+int ctrsa_key_private_computable(const CTRSA_KEY *key)
+{
+    return ctrsa_key_computable(key) && ctrsa_key_d_nonzero(key);
+}
+
 static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
 {
     CTRSA_PROVCTX *prov = key->prov;
-    ctrsa_num n = strip_public(nums->n), e = strip_public(nums->e);
-    if (n.len == 0 || e.len == 0) {
+    /* Absent (len 0) is refused; present and zero is a key the engine cannot compute with,
+     * which imports as in the default provider (engine_refuses). */
+    if (nums->n.len == 0 || nums->e.len == 0) {
         CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "the key needs n and e");
         return 0;
     }
+    ctrsa_num n = strip_public(nums->n), e = strip_public(nums->e);
     key->bits = public_bits(n);
     key->k = (key->bits + 7) / 8;
     key->unusable = engine_refuses(n, e, key->bits, key->unusable_why,
@@ -514,8 +559,16 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     key->d = limbs_new(key->nlimbs);
     if (key->d == NULL)
         return no_memory(key, "private exponent");
-    if (!load(key->d, key->nlimbs, nums->d) || !ctbn_lt(key->d, key->mont_n->m, key->nlimbs)
-        || ctbn_is_zero(key->d, key->nlimbs)) {
+    if (!load(key->d, key->nlimbs, nums->d) || !ctbn_lt(key->d, key->mont_n->m, key->nlimbs)) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
+        return 0;
+    }
+    /* d = 0 imports as the default provider imports it, and no private operation runs
+     * (ctrsa_key_private_computable). ctbn_is_zero reads every limb; only its verdict is
+     * branched on, which is "not zero" for every key that can sign. With factors, d is
+     * checked against them and a zero one refused, as before. */
+    key->d_zero = ctbn_is_zero(key->d, key->nlimbs) != 0;
+    if (key->d_zero && nums->nprimes > 0) {
         CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
         return 0;
     }
@@ -536,6 +589,8 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     if (ok && fresh->unusable != 0) {
         /* Kept as given, for export; has_private as the default provider says (d given). */
         fresh->has_private = nums->d.len > 0;
+        /* the private-key check alone asks that d be non-zero (bytes_are_zero: CT) */
+        fresh->d_zero = fresh->has_private && bytes_are_zero(nums->d.p, nums->d.len);
         if (!keep_numbers(fresh, nums, 1)) {
             CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
             ok = 0;
@@ -758,7 +813,7 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private)
 int ctrsa_key_d_hash(CTRSA_KEY *key, uint8_t out[32])
 {
     int ok = 0;
-    if (!key->has_private || !ctrsa_key_computable(key))
+    if (!key->has_private || !ctrsa_key_private_computable(key))
         return 0;
     pthread_mutex_lock(&key->d_hash_lock);
     if (!key->d_hash_ready) {

@@ -59,15 +59,18 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
 
 /*
  * Import: set the public part (n, e) and, when nums->d is present, the private part.
- * A key the engine cannot compute with (n outside CTRSA_MIN_BITS..16384 bits or even; e
- * even, 1 or not below n) is kept as given, with nothing computed, and every operation on
- * it is refused before any arithmetic (ctrsa_key_computable). Otherwise validates (with factors:
- * prod(primes) == n, d*e == 1 mod lambda(n) or each e*d_i == 1 mod (p_i - 1),
- * coefficients correct) and builds the Montgomery contexts. A two-prime key given without
- * exponents and coefficient (all three absent) gets dP, dQ and qInv derived from d in
- * constant time, checked as imported ones are, and is exported without them (as OpenSSL's
- * default provider exports such a key). On failure raises an error naming what is wrong
- * and returns 0; the key is unchanged.
+ * n and e must be present (len > 0: raises CTRSA_R_MISSING_KEY_PART otherwise); a present
+ * number may be zero (one or more zero bytes). A key the engine cannot compute with (n
+ * zero, outside CTRSA_MIN_BITS..16384 bits or even; e zero, even, 1 or not below n) is kept
+ * as given, with nothing computed, and every operation on it is refused before any
+ * arithmetic (ctrsa_key_computable). A zero d imports too (without factors, or with n or e
+ * unusable) and every private operation is refused (ctrsa_key_private_computable).
+ * Otherwise validates (with factors: prod(primes) == n, d*e == 1 mod lambda(n) or each
+ * e*d_i == 1 mod (p_i - 1), coefficients correct) and builds the Montgomery contexts. A
+ * two-prime key given without exponents and coefficient (all three absent) gets dP, dQ and
+ * qInv derived from d in constant time, checked as imported ones are, and is exported
+ * without them (as OpenSSL's default provider exports such a key). On failure raises an
+ * error naming what is wrong and returns 0; the key is unchanged.
  */
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
 
@@ -92,6 +95,21 @@ void ctrsa_key_numbers_clear(ctrsa_key_numbers *nums);
 int ctrsa_key_computable(const CTRSA_KEY *key);
 /* The same question without an error: 1 if the engine computes with this key. */
 int ctrsa_key_is_computable(const CTRSA_KEY *key);
+
+/*
+ * A private operation's question (sign, decrypt, decapsulate, the pairwise test): 1 if the
+ * engine computes with the key (ctrsa_key_computable) and its d is not zero; else raises the
+ * reason and returns 0. A key with d = 0 imports, as in OpenSSL's default provider (which
+ * then "signs" with x^0 = 1); with a computable n and e its public operations run. Call it
+ * after the key is known to have a private part. Secret: d, of which only the import's
+ * verdict "d is zero" is read (never 0 for a key that can sign).
+ */
+int ctrsa_key_private_computable(const CTRSA_KEY *key);
+/* 1 if the key's d is not zero (a key without d: 1); else raises the reason, returns 0. */
+int ctrsa_key_d_nonzero(const CTRSA_KEY *key);
+/* 1 if the key's e is 0 or 1 (only a key the engine cannot compute with has such an e).
+ * Public values only. */
+int ctrsa_key_e_below_2(const CTRSA_KEY *key);
 
 int ctrsa_key_has_public(const CTRSA_KEY *key);
 int ctrsa_key_has_private(const CTRSA_KEY *key);

@@ -49,6 +49,11 @@ struct ctrsa_key {
 
     /* Private part (secret values). */
     int has_private;
+    /* d was given and is zero (OpenSSL's test_RSA_get_set_params imports n = e = d = 0): the
+     * key imports, exports d as 0, and its private operations are refused
+     * (ctrsa_key_private_computable). Found by a constant-time test whose verdict only is
+     * branched on: for any key that can sign, it is always 0. */
+    int d_zero;
     int crt;                 /* two primes with dP, dQ, qInv: the CRT path */
     int crt_derived;         /* crt, with dP, dQ, qInv derived from d at import: exported
                               * without them, as the default provider does (public flag) */

@@ -20,7 +20,7 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
                     "a private key is needed");
         return 0;
     }
-    if (!ctrsa_key_computable(key))
+    if (!ctrsa_key_private_computable(key))
         return 0;
     size_t nl = key->nlimbs;
     ctbn_limb *scratch = ctrsa_thread_scratch(key->prov, key->scratch_limbs);

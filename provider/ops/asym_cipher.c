@@ -520,6 +520,10 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
         return 0;
     }
     k = ctrsa_key_size(c->key);
+    if (k == 0) {   /* n = 0: no size to give, as the default provider answers (public) */
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+        return 0;
+    }
     if (out == NULL) {
         *outlen = k;
         return 1;
@@ -632,6 +636,10 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     can_fail = c->pad_mode == RSA_PKCS1_OAEP_PADDING
                || (c->pad_mode == RSA_PKCS1_PADDING && !ir);
     if (out == NULL) {
+        if (need == 0) {   /* n = 0 (public), as the default provider answers */
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+            return 0;
+        }
         *outlen = need;
         return 1;
     }
@@ -645,7 +653,7 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
                     "decryption needs an output buffer of %zu bytes, not %zu", need, outsize);
         return 0;
     }
-    if (!ctrsa_key_computable(c->key))  /* before ct and em are sized by k */
+    if (!ctrsa_key_private_computable(c->key))  /* before ct and em are sized by k */
         return 0;
     if (inlen == 0 || inlen > k) {
         CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,

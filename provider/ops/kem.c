@@ -18,6 +18,7 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
+#include "core_version.h"
 #include "dispatch.h"
 #include "prov.h"
 #include "rsa_key.h"
@@ -162,6 +163,13 @@ static int kem_init(kem_ctx *c, void *provkey, const OSSL_PARAM params[], enum k
         CTRSA_RAISE(c->prov, CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, "an RSA-PSS key only signs");
         return 0;
     }
+    /* As the loading core's default provider: from 3.5.9, 3.6.5 and 4.0.3 it refuses such
+     * a key here; before, at the operation (as ctrsa does then: ctrsa_key_computable). */
+    if (ctrsa_core_rsasve_refuses_e_below_2(c->prov->core_version)
+        && ctrsa_key_e_below_2(provkey)) {
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "RSASVE needs e > 1");
+        return 0;
+    }
     if (!ctrsa_key_up_ref(provkey)) {
         CTRSA_RAISE(c->prov, CTRSA_R_INTERNAL, "cannot reference the key");
         return 0;
@@ -209,6 +217,10 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
         return 0;
     k = ctrsa_key_size(c->key);
     if (out == NULL) {
+        if (k == 0) {   /* n = 0 (public), as the default provider answers */
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+            return 0;
+        }
         if (outlen == NULL && secretlen == NULL) {
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "no length to report");
             return 0;
@@ -260,6 +272,10 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         return 0;
     k = ctrsa_key_size(c->key);
     if (out == NULL) {
+        if (k == 0) {   /* n = 0 (public), as the default provider answers */
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_KEY, "the key has no size (n is zero)");
+            return 0;
+        }
         if (outlen == NULL) {
             CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PARAMETER, "no length to report");
             return 0;
@@ -267,7 +283,7 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         *outlen = k;
         return 1;
     }
-    if (!ctrsa_key_computable(c->key))
+    if (!ctrsa_key_private_computable(c->key))
         return 0;
     if (!ctrsa_key_has_private(c->key)) {
         CTRSA_RAISE(c->prov, CTRSA_R_NOT_PRIVATE_KEY, "decapsulation needs a private key");

@@ -242,11 +242,11 @@ static int km_validate(const void *keydata, int selection, int checktype)
             return 0;
         }
         /* A private-key check alone of a key the engine cannot compute with (too small,
-         * too large, even n) asks only that d be there; nothing is computed (the default
-         * provider also asks 1 <= d < n: README). Any check that involves n is refused
-         * (ctrsa_key_computable). */
+         * too large, even n) asks only that d be there and not zero; nothing is computed
+         * (the default provider also asks d < n: README). Any check that involves n is
+         * refused (ctrsa_key_computable). */
         if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0 && !ctrsa_key_is_computable(key))
-            return 1;
+            return ctrsa_key_d_nonzero(key);
         /* OpenSSL's key-pair check includes its public-key check */
         return ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0
                 || ctrsa_key_check_public(key))

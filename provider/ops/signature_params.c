@@ -386,14 +386,16 @@ static int get_pad_mode(const sig_ctx *c, OSSL_PARAM *p)
     return ctrsa_padmode_to_param(c->prov, p, c->pad_mode);
 }
 
+/* The digests by the names they were set with, as the default provider reports them
+ * (OpenSSL's test_EVP_PKEY_CTX_get_set_params sets "SHA512" and expects "SHA512" back). */
 static int get_digest(const sig_ctx *c, OSSL_PARAM *p)
 {
-    return OSSL_PARAM_set_utf8_string(p, ctrsa_md_name(&c->md));
+    return OSSL_PARAM_set_utf8_string(p, ctrsa_md_given_name(&c->md));
 }
 
 static int get_mgf1_digest(const sig_ctx *c, OSSL_PARAM *p)
 {
-    return OSSL_PARAM_set_utf8_string(p, ctrsa_md_name(sig_mgf1_in_force(c)));
+    return OSSL_PARAM_set_utf8_string(p, ctrsa_md_given_name(sig_mgf1_in_force(c)));
 }
 
 static int get_digest_size(const sig_ctx *c, OSSL_PARAM *p)

@@ -126,7 +126,7 @@ int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
                     "signature buffer is %zu bytes, %zu needed", sigsize, k);
         return 0;
     }
-    if (!ctrsa_key_computable(c->key))  /* before the encoding: no arithmetic on such keys */
+    if (!ctrsa_key_private_computable(c->key))  /* before the encoding: no arithmetic */
         return 0;
     if (k > sizeof(em)) {
         CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_LARGE, "key of %zu bytes", k);

@@ -273,6 +273,46 @@ static void test_malformed(void **state)
     UNUSABLE({ nums.e = nums.n; });
     /* d >= n */
     REFUSE({ nums.d = nums.n; });
+    /* absent n or e (len 0) is refused; present and zero, the key imports unusable */
+    REFUSE({ nums.n.len = 0; });
+    REFUSE({ nums.e.len = 0; });
+    UNUSABLE({ memset(bad, 0, 4); nums.n.p = bad; nums.n.len = 4; });
+    UNUSABLE({ bad[0] = 0; nums.e.p = bad; nums.e.len = 1; });
+    UNUSABLE({ bad[0] = 0; nums.n.p = nums.e.p = nums.d.p = bad; nums.n.len = nums.e.len = 1;
+               nums.d.len = 1; nums.nprimes = 0; });
+    /* d = 0 with factors: refused (d is checked against them) */
+    REFUSE({ memset(bad, 0, nums.d.len); nums.d.p = bad; });
+    /* d = 0 without factors imports: the public operation runs, the private ones are
+     * refused, d exports as zero */
+    {
+        CTRSA_KEY *z = ctrsa_key_new(&prov);
+        ctrsa_key_numbers got;
+        uint8_t io[1024] = {0}, zeros[1024] = {0};
+        numbers_of(&k, &nums, 1, 1);
+        memset(bad, 0, nums.d.len);
+        nums.d.p = bad;
+        nums.nprimes = 0;
+        assert_int_equal(ctrsa_key_set(z, &nums), 1);
+        assert_true(ctrsa_key_has_private(z));
+        assert_int_equal(ctrsa_key_computable(z), 1);
+        assert_int_equal(ctrsa_key_private_computable(z), 0);
+        io[ctrsa_key_size(z) - 1] = 2;
+        assert_int_equal(ctrsa_key_public_op(z, io, io), 1);
+        assert_int_equal(ctrsa_key_private_op(z, io, io), 0);
+        assert_int_equal(ctrsa_key_validate(z, 1), 0);
+        assert_int_equal(ctrsa_key_check_public(z), 1);
+        assert_null(z->slots);
+        assert_int_equal(ctrsa_key_get_numbers(z, &got, 1), 1);
+        assert_int_equal(got.d.len, ctrsa_key_size(z));
+        assert_memory_equal(got.d.p, zeros, got.d.len);
+        CTRSA_KEY *c = ctrsa_key_dup(z, 1);
+        assert_non_null(c);
+        assert_true(ctrsa_key_match(z, c, 1));
+        assert_int_equal(ctrsa_key_private_computable(c), 0);
+        ctrsa_key_free(c);
+        ctrsa_key_numbers_clear(&got);
+        ctrsa_key_free(z);
+    }
 
     /* A good key still imports after all that. */
     numbers_of(&k, &nums, 1, 1);

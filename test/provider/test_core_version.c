@@ -48,6 +48,21 @@ static void test_threshold(void **state)
     assert_true(ctrsa_parse_core_version("3.0.255") < CTRSA_CORE_3_4);
 }
 
+/* RSASVE's init refusing e <= 1, from the patch releases measured (core_version.h). */
+static void test_rsasve_e_check(void **state)
+{
+    static const struct { const char *v; int refuses; } cases[] = {
+        { "3.0.20", 0 }, { "3.4.9", 0 }, { "3.5.8", 0 }, { "3.5.9", 1 }, { "3.5.10", 1 },
+        { "3.6.4", 0 }, { "3.6.5", 1 }, { "4.0.2", 0 }, { "4.0.3", 1 }, { "4.1.0", 1 },
+        { "5.0.0", 1 },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        if (ctrsa_core_rsasve_refuses_e_below_2(ctrsa_parse_core_version(cases[i].v))
+            != cases[i].refuses)
+            fail_msg("%s: expected %d", cases[i].v, cases[i].refuses);
+}
+
 /* This process's libcrypto, read as the core reports it: major, minor and patch agree. */
 static void test_running_library(void **state)
 {
@@ -63,6 +78,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_threshold),
+        cmocka_unit_test(test_rsasve_e_check),
         cmocka_unit_test(test_running_library),
     };
 

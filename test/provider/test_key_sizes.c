@@ -9,6 +9,12 @@
  * under test refuses at the operation, with its reason: that is the one expected
  * difference (README, "What ctrsa accepts"), counted and printed.
  *
+ * test_zero_numbers: keys whose n, e or d is present and zero, from OpenSSL 3.0's
+ * evp_extra_test test_RSA_get_set_params (n = e = d = 0, whose steps it repeats on both
+ * providers) and a 1024-bit key with e = 0 or d = 0; an absent n or e is still refused, on
+ * both. With d = 0 and a computable n, e the public operations run and the private ones are
+ * refused ("d is zero"), where the default "signs" with x^0 = 1.
+ *
  * The keys: the 32-bit key and the 2050-byte n of OpenSSL 3.0's evp_pkey_provided_test
  * (its n is even), a 511-bit key of two primes, a random odd 16385-bit n with a random d,
  * an even 2048-bit n; each as a key pair and as a public key. On a public key only the
@@ -157,7 +163,9 @@ static int init_decap(EVP_PKEY_CTX *c)
 static int run_decap(EVP_PKEY_CTX *c, size_t k)
 {
     size_t len = sizeof(out);
-    return EVP_PKEY_decapsulate(c, out, &len, in, k) == 1;
+    /* libcrypto refuses an empty ciphertext itself, silently: for a key of 0 bytes (n = 0)
+     * one byte reaches the provider */
+    return EVP_PKEY_decapsulate(c, out, &len, in, k > 0 ? k : 1) == 1;
 }
 static int init_none(EVP_PKEY_CTX *c)
 {
@@ -204,10 +212,17 @@ static const op ops[] = {
     { "pairwise check", 1, init_none, run_pairwise_check, 1 },
 };
 
+/* The text and library of the first error of the last run_op (the provider's
+ * explanation; ERR_LIB_EVP when libcrypto refused before any provider was called). */
+static char last_data[256];
+static int last_lib;
+
 /* Run o on key through propq; for the provider under test, check where it ran. */
 static enum stage run_op(EVP_PKEY *key, const op *o, const char *propq, int in_test,
                          char *reason, size_t reason_len)
 {
+    const char *data = NULL;
+    int flags = 0;
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
     enum stage st;
     unsigned long e;
@@ -225,6 +240,10 @@ static enum stage run_op(EVP_PKEY *key, const op *o, const char *propq, int in_t
     /* The first error raised is the reason (EVP adds its own after a provider's). */
     if ((e = ERR_peek_error()) != 0 && ERR_reason_error_string(e) != NULL)
         snprintf(reason, reason_len, "%s", ERR_reason_error_string(e));
+    last_data[0] = '\0';
+    last_lib = e != 0 ? ERR_GET_LIB(e) : 0;
+    if (ERR_peek_error_data(&data, &flags) != 0 && (flags & ERR_TXT_STRING) != 0)
+        snprintf(last_data, sizeof(last_data), "%s", data);
     ERR_clear_error();
     EVP_PKEY_CTX_free(ctx);
     return st;
@@ -273,11 +292,15 @@ static void same_export(const EVP_PKEY *want, const EVP_PKEY *got)
 }
 
 static int expected_differences;
+/* When set: the text each refusal with the key's reason must contain (compare_key). */
+static const char *want_why;
 
 /* One key through every operation on both providers. want_reason: what the provider
- * under test raises when it refuses at the operation. */
+ * under test raises when it refuses at the operation (only the private operations' refusals
+ * when private_only: a key whose public part computes, whose public operations may fail for
+ * their own reasons, a signature that does not verify). */
 static void compare_key(const char *name, const OSSL_PARAM *params, int selection,
-                        const char *want_reason)
+                        const char *want_reason, int private_only)
 {
     EVP_PKEY *deflt = import(params, selection, TU_PROPQ_DEFAULT);
     EVP_PKEY *tested = import(params, selection, tu_propq());
@@ -337,10 +360,19 @@ static void compare_key(const char *name, const OSSL_PARAM *params, int selectio
         if (st != DONE && rt[0] == '\0')
             fail_msg("%s, %s: refused without an error", name, o->name);
         /* Refused at the operation: with the key's reason (an init refusal is the same for
-         * any key, e.g. a PSS digest the key is too small for). */
-        if (st == REFUSED_AT_OP && strcmp(rt, want_reason) != 0
-            && !(o->is_check && strcmp(o->name, "private check") == 0))
-            fail_msg("%s, %s: reason '%s', expected '%s'", name, o->name, rt, want_reason);
+         * any key, e.g. a PSS digest the key is too small for; a private-key check alone
+         * asks about d only), unless libcrypto refused before calling either provider with
+         * the same reason (OpenSSL 3.5's EVP_PKEY_sign on a key of size 0: "unknown max
+         * size"). */
+        if (st == REFUSED_AT_OP && (o->is_private || !private_only)
+            && strcmp(o->name, "private check") != 0
+            && !(last_lib == ERR_LIB_EVP && strcmp(rt, rd) == 0)) {
+            if (strcmp(rt, want_reason) != 0)
+                fail_msg("%s, %s: reason '%s', expected '%s'", name, o->name, rt, want_reason);
+            if (want_why != NULL && strstr(last_data, want_why) == NULL)
+                fail_msg("%s, %s: the error says '%s', expected '%s' in it", name, o->name,
+                         last_data, want_why);
+        }
     }
     EVP_PKEY_free(deflt);
     EVP_PKEY_free(tested);
@@ -375,8 +407,8 @@ static void both(const char *name, const BIGNUM *n, const BIGNUM *e, const BIGNU
 {
     OSSL_PARAM *pair = params_of(n, e, d, crt), *pub = params_of(n, e, NULL, NULL);
 
-    compare_key(name, pair, EVP_PKEY_KEYPAIR, reason);
-    compare_key(name, pub, EVP_PKEY_PUBLIC_KEY, reason);
+    compare_key(name, pair, EVP_PKEY_KEYPAIR, reason, 0);
+    compare_key(name, pub, EVP_PKEY_PUBLIC_KEY, reason, 0);
     OSSL_PARAM_free(pair);
     OSSL_PARAM_free(pub);
 }
@@ -455,7 +487,7 @@ static void test_key_sizes(void **state)
         pub = params_of(n, e, NULL, NULL);
         memset(in, 0, sizeof(in));
         in[255] = 2;
-        compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid RSA key");
+        compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid RSA key", 0);
         OSSL_PARAM_free(pub);
     }
     fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
@@ -467,6 +499,277 @@ static void test_key_sizes(void **state)
     BN_free(e);
     BN_free(d);
     BN_free(t);
+    BN_CTX_free(bctx);
+}
+
+/*
+ * OpenSSL 3.0's evp_extra_test test_EVP_PKEY_CTX_get_set_params, step by step, on key
+ * through propq: the number of steps that succeed before the first that fails (all of them:
+ * GET_SET_STEPS). in_test: each context must run in the provider under test.
+ */
+#define GET_SET_STEPS 12
+static int get_set_params_steps(EVP_PKEY *key, const char *propq, int in_test)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
+    EVP_MD_CTX *mdctx = NULL;
+    const OSSL_PARAM *params;
+    OSSL_PARAM ours[2];
+    const EVP_MD *md = NULL;
+    char mdname[50];   /* OpenSSL's internal OSSL_MAX_NAME_SIZE */
+    unsigned char ssl3ms[48];
+    int step = 0;
+
+    ERR_clear_error();
+    /* 1: a sign operation starts on the key */
+    if (ctx == NULL || EVP_PKEY_sign_init(ctx) <= 0)
+        goto end;
+    if (in_test)
+        assert_true(tu_ctx_in_provider(ctx));
+    step++;
+    /* 2, 3: its settable parameters name the digest; its gettable ones the algorithm id
+     * and the digest */
+    params = EVP_PKEY_CTX_settable_params(ctx);
+    if (params == NULL || OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST) == NULL)
+        goto end;
+    step++;
+    params = EVP_PKEY_CTX_gettable_params(ctx);
+    if (params == NULL
+        || OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID) == NULL
+        || OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST) == NULL)
+        goto end;
+    step++;
+    /* 4, 5: the digest set by name reads back */
+    strcpy(mdname, "SHA512");
+    ours[0] = OSSL_PARAM_construct_utf8_string(OSSL_SIGNATURE_PARAM_DIGEST, mdname, 0);
+    ours[1] = OSSL_PARAM_construct_end();
+    if (!EVP_PKEY_CTX_set_params(ctx, ours))
+        goto end;
+    step++;
+    mdname[0] = '\0';
+    ours[0] = OSSL_PARAM_construct_utf8_string(OSSL_SIGNATURE_PARAM_DIGEST, mdname,
+                                               sizeof(mdname));
+    if (!EVP_PKEY_CTX_get_params(ctx, ours) || strcmp(mdname, "SHA512") != 0)
+        goto end;
+    step++;
+    /* 6, 7: the digest set as an EVP_MD reads back as the same EVP_MD */
+    if (EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) <= 0)
+        goto end;
+    step++;
+    if (EVP_PKEY_CTX_get_signature_md(ctx, &md) <= 0 || md != EVP_sha256())
+        goto end;
+    step++;
+    /* 8: a DigestSign with SHA1 starts on the key */
+    mdctx = EVP_MD_CTX_new();
+    assert_non_null(mdctx);
+    if (!EVP_DigestSignInit_ex(mdctx, NULL, "SHA1", env.libctx, propq, key, NULL))
+        goto end;
+    if (in_test)
+        assert_true(tu_ctx_in_provider(EVP_MD_CTX_get_pkey_ctx(mdctx)));
+    step++;
+    /* 9, 10: the digest's settable parameters through the signature: ssl3-ms alone */
+    params = EVP_MD_CTX_settable_params(mdctx);
+    if (params == NULL || params[0].key == NULL)
+        goto end;
+    step++;
+    if (strcmp(params[0].key, OSSL_DIGEST_PARAM_SSL3_MS) != 0 || params[1].key != NULL)
+        goto end;
+    step++;
+    /* 11: and set */
+    memset(ssl3ms, 0, sizeof(ssl3ms));
+    ours[0] = OSSL_PARAM_construct_octet_string(OSSL_DIGEST_PARAM_SSL3_MS, ssl3ms,
+                                                sizeof(ssl3ms));
+    ours[1] = OSSL_PARAM_construct_end();
+    if (!EVP_MD_CTX_set_params(mdctx, ours))
+        goto end;
+    step++;
+    /* 12: the whole sequence ran */
+    step++;
+end:
+    if (step < GET_SET_STEPS)
+        tu_print_errors("get/set params");
+    ERR_clear_error();
+    EVP_MD_CTX_free(mdctx);
+    EVP_PKEY_CTX_free(ctx);
+    return step;
+}
+
+/* n, e and d (each NULL for absent) as OSSL_PARAM_BLD_push_BN makes them: a zero BIGNUM as
+ * one zero byte. */
+static OSSL_PARAM *numbers_of(const BIGNUM *n, const BIGNUM *e, const BIGNUM *d)
+{
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params;
+
+    assert_non_null(bld);
+    if (n != NULL)
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n), 1);
+    if (e != NULL)
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e), 1);
+    if (d != NULL)
+        assert_int_equal(OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_D, d), 1);
+    params = OSSL_PARAM_BLD_to_param(bld);
+    assert_non_null(params);
+    OSSL_PARAM_BLD_free(bld);
+    return params;
+}
+
+/*
+ * Size queries (a NULL output buffer) on key through propq: verdict and length of each, for
+ * sign, verify-recover, encrypt, decrypt and RSASVE's two. A key of 0 bytes (n = 0) has no
+ * size to give: OpenSSL 3.0's default provider refuses the cipher and KEM queries.
+ */
+#define SIZE_QUERIES 6
+static void size_queries(EVP_PKEY *key, const char *propq, int in_test, int ok[],
+                         size_t len[])
+{
+    for (int i = 0; i < SIZE_QUERIES; i++) {
+        EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(env.libctx, key, propq);
+        size_t l2 = 0;
+        int init;
+
+        assert_non_null(c);
+        len[i] = 0;
+        switch (i) {
+        case 0: init = EVP_PKEY_sign_init(c) == 1; break;
+        case 1: init = EVP_PKEY_verify_recover_init(c) == 1; break;
+        case 2: init = EVP_PKEY_encrypt_init(c) == 1; break;
+        case 3: init = EVP_PKEY_decrypt_init(c) == 1; break;
+        case 4: init = init_encap(c); break;
+        default: init = init_decap(c); break;
+        }
+        if (init && in_test)
+            assert_true(tu_ctx_in_provider(c));
+        switch (i) {
+        case 0: ok[i] = init && EVP_PKEY_sign(c, NULL, &len[i], md, sizeof(md)) == 1; break;
+        case 1: ok[i] = init && EVP_PKEY_verify_recover(c, NULL, &len[i], in, 1) == 1; break;
+        case 2: ok[i] = init && EVP_PKEY_encrypt(c, NULL, &len[i], md, 1) == 1; break;
+        case 3: ok[i] = init && EVP_PKEY_decrypt(c, NULL, &len[i], in, 1) == 1; break;
+        case 4: ok[i] = init && EVP_PKEY_encapsulate(c, NULL, &len[i], NULL, &l2) == 1; break;
+        default: ok[i] = init && EVP_PKEY_decapsulate(c, NULL, &len[i], in, 1) == 1; break;
+        }
+        if (!init)
+            ok[i] = -1;      /* 1: answered, 0: the query refused, -1: the init refused */
+        ERR_clear_error();
+        EVP_PKEY_CTX_free(c);
+    }
+}
+
+/*
+ * A key whose n, e or d is present and zero, as OpenSSL 3.0's test_RSA_get_set_params makes
+ * it (EVP_PKEY_fromdata, EVP_PKEY_KEYPAIR, n = e = d = 0): on each provider the import,
+ * test_EVP_PKEY_CTX_get_set_params's steps, then compare_key (sizes, export, duplicate,
+ * every operation). The provider under test must get as far as the default provider.
+ */
+static void zero_key(const char *name, const BIGNUM *n, const BIGNUM *e, const BIGNUM *d,
+                     const char *reason, const char *why, int private_only)
+{
+    OSSL_PARAM *params = numbers_of(n, e, d);
+    EVP_PKEY *deflt = import(params, EVP_PKEY_KEYPAIR, TU_PROPQ_DEFAULT);
+    EVP_PKEY *tested = import(params, EVP_PKEY_KEYPAIR, tu_propq());
+    int sd = deflt != NULL ? 1 + get_set_params_steps(deflt, TU_PROPQ_DEFAULT, 0) : 0;
+    int st = tested != NULL ? 1 + get_set_params_steps(tested, tu_propq(), 1) : 0;
+    static const char *const names[] = { OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E,
+                                         OSSL_PKEY_PARAM_RSA_D };
+    const BIGNUM *given[] = { n, e, d };
+
+    /* step 0 is the import */
+    fprintf(stderr, "%s: test_RSA_get_set_params's steps: default %d of %d, %s %d\n", name,
+            sd, 1 + GET_SET_STEPS, tu_provider_name(), st);
+    if (st != sd)
+        fail_msg("%s: the default provider gets through %d steps, the provider under test "
+                 "through %d", name, sd, st);
+    if (tested != NULL) {
+        assert_true(tu_pkey_in_named_provider(tested, tu_provider_name()));
+        /* compare_key compares them with the default's */
+        fprintf(stderr, "%s: bits %d, security bits %d, size %d\n", name,
+                EVP_PKEY_get_bits(tested), EVP_PKEY_get_security_bits(tested),
+                EVP_PKEY_get_size(tested));
+        /* the numbers read back as given, zero included */
+        for (int i = 0; i < 3; i++) {
+            BIGNUM *got = NULL;
+
+            assert_int_equal(EVP_PKEY_get_bn_param(tested, names[i], &got), 1);
+            if (BN_cmp(got, given[i]) != 0)
+                fail_msg("%s: %s does not read back as given", name, names[i]);
+            BN_free(got);
+        }
+        want_why = why;
+        compare_key(name, params, EVP_PKEY_KEYPAIR, reason, private_only);
+        want_why = NULL;
+        {
+            int okd[SIZE_QUERIES], okt[SIZE_QUERIES];
+            size_t lend[SIZE_QUERIES], lent[SIZE_QUERIES];
+
+            size_queries(deflt, TU_PROPQ_DEFAULT, 0, okd, lend);
+            size_queries(tested, tu_propq(), 1, okt, lent);
+            for (int i = 0; i < SIZE_QUERIES; i++)
+                if (okd[i] != okt[i] || (okd[i] == 1 && lend[i] != lent[i]))
+                    fail_msg("%s: size query %d: the default %d (%zu), the provider under "
+                             "test %d (%zu)", name, i, okd[i], lend[i], okt[i], lent[i]);
+        }
+    }
+    EVP_PKEY_free(deflt);
+    EVP_PKEY_free(tested);
+    OSSL_PARAM_free(params);
+}
+
+/* An absent n or e: each provider's import verdict, which must agree. */
+static void absent_part(const char *name, const BIGNUM *n, const BIGNUM *e, const BIGNUM *d)
+{
+    OSSL_PARAM *params = numbers_of(n, e, d);
+    EVP_PKEY *deflt = import(params, EVP_PKEY_KEYPAIR, TU_PROPQ_DEFAULT);
+    EVP_PKEY *tested = import(params, EVP_PKEY_KEYPAIR, tu_propq());
+
+    fprintf(stderr, "%s: default %s, %s %s\n", name, deflt ? "imports" : "refuses",
+            tu_provider_name(), tested ? "imports" : "refuses");
+    if ((deflt == NULL) != (tested == NULL))
+        fail_msg("%s: the providers disagree on the import", name);
+    EVP_PKEY_free(deflt);
+    EVP_PKEY_free(tested);
+    OSSL_PARAM_free(params);
+}
+
+static void test_zero_numbers(void **state)
+{
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *zero = BN_new(), *n = BN_new(), *e = BN_new(), *d = BN_new();
+    BIGNUM *p = BN_new(), *q = BN_new(), *phi = BN_new();
+
+    (void)state;
+    memset(md, 0x11, sizeof(md));
+    /* OpenSSL 3.0's test_RSA_get_set_params: three zero BIGNUMs */
+    memset(in, 0, sizeof(in));
+    zero_key("n = e = d = 0", zero, zero, zero, "invalid RSA key", "n is zero", 0);
+
+    /* A 1024-bit key of two primes, imported without its factors, with e or d zero. */
+    assert_int_equal(BN_generate_prime_ex(p, 512, 0, NULL, NULL, NULL), 1);
+    assert_int_equal(BN_generate_prime_ex(q, 512, 0, NULL, NULL, NULL), 1);
+    assert_int_equal(BN_mul(n, p, q, bctx), 1);
+    assert_int_equal(BN_sub_word(p, 1), 1);
+    assert_int_equal(BN_sub_word(q, 1), 1);
+    assert_int_equal(BN_mul(phi, p, q, bctx), 1);
+    assert_int_equal(BN_set_word(e, 65537), 1);
+    assert_non_null(BN_mod_inverse(d, e, phi, bctx));
+    memset(in, 0, sizeof(in));
+    in[(BN_num_bits(n) + 7) / 8 - 1] = 2;
+    zero_key("1024-bit n, e = 0", n, zero, d, "invalid RSA key", "e is zero", 0);
+    /* n and e compute: the public operations run, the private ones are refused */
+    zero_key("1024-bit n, d = 0", n, e, zero, "invalid RSA key", "d is zero", 1);
+
+    /* absent (not zero) numbers: refused on import, as before */
+    absent_part("no n", NULL, zero, zero);
+    absent_part("no e", zero, NULL, zero);
+    absent_part("no n, e", NULL, NULL, zero);
+
+    fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
+            "expected difference)\n", expected_differences, tu_provider_name());
+    BN_free(zero);
+    BN_free(n);
+    BN_free(e);
+    BN_free(d);
+    BN_free(p);
+    BN_free(q);
+    BN_free(phi);
     BN_CTX_free(bctx);
 }
 
@@ -487,6 +790,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_sizes),
+        cmocka_unit_test(test_zero_numbers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

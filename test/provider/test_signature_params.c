@@ -331,6 +331,52 @@ static void test_digest_params(void **state)
     EVP_PKEY_CTX_free(ctx);
 }
 
+/*
+ * The digest and MGF1 digest read back by the names they were set with, as on the default
+ * provider (its signature keeps the name as given; OpenSSL's evp_extra_test
+ * test_EVP_PKEY_CTX_get_set_params sets "SHA512" and compares the string it reads back).
+ */
+static void test_digest_names_as_given(void **state)
+{
+    static const char *const names[] = { "SHA512", "SHA2-512", "sha512", "SHA256", "SHA1" };
+    static const char *const params[] = { OSSL_SIGNATURE_PARAM_DIGEST,
+                                          OSSL_SIGNATURE_PARAM_MGF1_DIGEST };
+    (void)state;
+
+    for (int pss = 0; pss < 2; pss++)
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+            EVP_PKEY_CTX *d = sign_ctx(key_default, TU_PROPQ_DEFAULT);
+            EVP_PKEY_CTX *t = sign_ctx(key_test, tu_propq());
+
+            assert_true(tu_ctx_in_provider(t));
+            assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(d, pss ? RSA_PKCS1_PSS_PADDING
+                                                                 : RSA_PKCS1_PADDING), 1);
+            assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(t, pss ? RSA_PKCS1_PSS_PADDING
+                                                                 : RSA_PKCS1_PADDING), 1);
+            assert_int_equal(set_utf8(d, OSSL_SIGNATURE_PARAM_DIGEST, names[i]), 1);
+            assert_int_equal(set_utf8(t, OSSL_SIGNATURE_PARAM_DIGEST, names[i]), 1);
+            /* with PSS the MGF1 digest follows the digest, then is set on its own */
+            for (int round = 0; round < (pss ? 2 : 1); round++) {
+                if (round == 1) {
+                    assert_int_equal(set_utf8(d, OSSL_SIGNATURE_PARAM_MGF1_DIGEST, "sha384"), 1);
+                    assert_int_equal(set_utf8(t, OSSL_SIGNATURE_PARAM_MGF1_DIGEST, "sha384"), 1);
+                }
+                for (int j = 0; j < 1 + pss; j++) {
+                    char bd[64] = "", bt[64] = "";
+
+                    assert_int_equal(get_utf8(d, params[j], bd, sizeof(bd)), 1);
+                    assert_int_equal(get_utf8(t, params[j], bt, sizeof(bt)), 1);
+                    if (strcmp(bd, bt) != 0)
+                        fail_msg("%s set to %s (%s): the default reads \"%s\", the provider "
+                                 "under test \"%s\"", params[j], names[i],
+                                 pss ? "pss" : "pkcs1", bd, bt);
+                }
+            }
+            EVP_PKEY_CTX_free(d);
+            EVP_PKEY_CTX_free(t);
+        }
+}
+
 static int list_has(const OSSL_PARAM *list, const char *name)
 {
     return list != NULL && OSSL_PARAM_locate_const(list, name) != NULL;
@@ -970,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_pad_mode_int_and_string),
         cmocka_unit_test(test_saltlen_int_and_string),
         cmocka_unit_test(test_digest_params),
+        cmocka_unit_test(test_digest_names_as_given),
         cmocka_unit_test(test_settable_gettable_lists),
         cmocka_unit_test(test_algorithm_id_pkcs1_matches_default),
         cmocka_unit_test(test_pkcs1_sm3_follows_default),
