@@ -568,6 +568,7 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
      * branched on, which is "not zero" for every key that can sign. With factors, d is
      * checked against them and a zero one refused, as before. */
     key->d_zero = ctbn_is_zero(key->d, key->nlimbs) != 0;
+    CTBN_DECLASSIFY(&key->d_zero, sizeof(key->d_zero)); /* the one public verdict on d */
     if (key->d_zero && nums->nprimes > 0) {
         CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
         return 0;
