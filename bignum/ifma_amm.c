@@ -187,30 +187,15 @@ ctbn_ifma_ams_x2_fn *ctbn_ifma_ams_x2_for(size_t digits)
 }
 
 /* The 512-bit kernels at every D: the "ifmaz" backend's (ifma.h). */
-ctbn_ifma_amm_x1_fn *ctbn_ifma_amm_x1_zmm_for(size_t digits)
-{
-    return digits == 10 ? ctbn_ifma_amm10z_x1
-           : digits == 20 ? ctbn_ifma_amm20z_x1
-                          : ctbn_ifma_amm_x1_for(digits);
-}
+#define DEFINE_ZMM_FOR(op, x)                                                              \
+    ctbn_ifma_##op##_##x##_fn *ctbn_ifma_##op##_##x##_zmm_for(size_t digits)               \
+    {                                                                                      \
+        return digits == 10   ? ctbn_ifma_##op##10z_##x                                    \
+               : digits == 20 ? ctbn_ifma_##op##20z_##x                                    \
+                              : ctbn_ifma_##op##_##x##_for(digits);                        \
+    }
 
-ctbn_ifma_amm_x2_fn *ctbn_ifma_amm_x2_zmm_for(size_t digits)
-{
-    return digits == 10 ? ctbn_ifma_amm10z_x2
-           : digits == 20 ? ctbn_ifma_amm20z_x2
-                          : ctbn_ifma_amm_x2_for(digits);
-}
-
-ctbn_ifma_ams_x1_fn *ctbn_ifma_ams_x1_zmm_for(size_t digits)
-{
-    return digits == 10 ? ctbn_ifma_ams10z_x1
-           : digits == 20 ? ctbn_ifma_ams20z_x1
-                          : ctbn_ifma_ams_x1_for(digits);
-}
-
-ctbn_ifma_ams_x2_fn *ctbn_ifma_ams_x2_zmm_for(size_t digits)
-{
-    return digits == 10 ? ctbn_ifma_ams10z_x2
-           : digits == 20 ? ctbn_ifma_ams20z_x2
-                          : ctbn_ifma_ams_x2_for(digits);
-}
+DEFINE_ZMM_FOR(amm, x1)
+DEFINE_ZMM_FOR(amm, x2)
+DEFINE_ZMM_FOR(ams, x1)
+DEFINE_ZMM_FOR(ams, x2)
