@@ -3,11 +3,12 @@
  * allocation libcrypto and the module make carries its size, so the live heap bytes are
  * exact and the same on every run (no resident-set noise).
  *
- * - test_bytes_per_key: 1,000 copies of one key imported into ctrsa and into the default
+ * - test_bytes_per_key: 200 copies of one key imported into ctrsa and into the default
  *   provider; the live heap bytes per key, after the import and after one signature with
  *   each, are at most 1.5 times the default provider's, at 2048 and 4096 bits. A key that
  *   only verifies pays nothing for blinding (its bytes do not grow).
  * - test_many_keys_freed: 10,000 keys imported, some used for signatures and verification,
+ *   (both counts at a quarter under CTRSA_TEST_SCALE=0.25, as the cross and ASan runs set it)
  *   then freed: the heap comes back to where it was (the ASan build's leak checker runs over
  *   the same test at exit).
  */
@@ -147,8 +148,9 @@ static EVP_PKEY *default_key(int bits, OSSL_PARAM **params)
     return pkey;
 }
 
-/* Heap bytes are exact, so a few hundred copies give the figure to the byte. */
-#define COPIES 200
+/* Heap bytes are exact, so a few hundred copies give the figure to the byte; 50 at least
+ * at a reduced CTRSA_TEST_SCALE (the cross runs under qemu sign 4 x COPIES times). */
+#define COPIES tu_scaled(200, 50)
 
 typedef struct per_key {
     double imported, verified, signed_;
@@ -161,7 +163,8 @@ static per_key measure(const char *provname, OSSL_PARAM *params, EVP_PKEY *oracl
 {
     char propq[64];
     snprintf(propq, sizeof(propq), "provider=%s", provname);
-    EVP_PKEY **keys = calloc(COPIES, sizeof(*keys));
+    const size_t copies = COPIES;
+    EVP_PKEY **keys = calloc(copies, sizeof(*keys));
     assert_non_null(keys);
     EVP_PKEY *warm = import(propq, params);
     sign_check(warm, propq, provname, oracle);
@@ -169,20 +172,20 @@ static per_key measure(const char *provname, OSSL_PARAM *params, EVP_PKEY *oracl
     EVP_PKEY_free(warm);
 
     long long before = live_bytes;
-    for (size_t i = 0; i < COPIES; i++)
+    for (size_t i = 0; i < copies; i++)
         keys[i] = import(propq, params);
     long long imported = live_bytes;
-    for (size_t i = 0; i < COPIES; i++)
+    for (size_t i = 0; i < copies; i++)
         verify_in(keys[i], propq, provname, sig, siglen);
     long long verified = live_bytes;
-    for (size_t i = 0; i < COPIES; i++)
+    for (size_t i = 0; i < copies; i++)
         sign_check(keys[i], propq, provname, oracle);
     long long signed_ = live_bytes;
-    for (size_t i = 0; i < COPIES; i++)
+    for (size_t i = 0; i < copies; i++)
         EVP_PKEY_free(keys[i]);
     free(keys);
-    per_key r = { (double)(imported - before) / COPIES, (double)(verified - before) / COPIES,
-                  (double)(signed_ - before) / COPIES };
+    per_key r = { (double)(imported - before) / copies, (double)(verified - before) / copies,
+                  (double)(signed_ - before) / copies };
     return r;
 }
 
@@ -226,8 +229,9 @@ static void test_bytes_per_key_4096(void **state)
     bytes_per_key(4096);
 }
 
-/* Issue 14: a test frees 10,000 keys; a signature with one in 500 of them. */
-#define MANY 10000
+/* Issue 14: a test frees 10,000 keys (2,500 at least when scaled); a signature with one
+ * in 500 of them. */
+#define MANY tu_scaled(10000, 2500)
 
 static void test_many_keys_freed(void **state)
 {
@@ -235,23 +239,24 @@ static void test_many_keys_freed(void **state)
     OSSL_PARAM *params = NULL;
     EVP_PKEY *ref = default_key(2048, &params);
     const char *propq = tu_propq(), *name = tu_provider_name();
-    EVP_PKEY **keys = calloc(MANY, sizeof(*keys));
+    const size_t many = MANY;
+    EVP_PKEY **keys = calloc(many, sizeof(*keys));
     assert_non_null(keys);
     EVP_PKEY *warm = import(propq, params);
     sign_check(warm, propq, name, ref);
     EVP_PKEY_free(warm);
 
     long long bytes = live_bytes, blocks = live_blocks;
-    for (size_t i = 0; i < MANY; i++) {
+    for (size_t i = 0; i < many; i++) {
         keys[i] = import(propq, params);
         if (i % 500 == 0)
             sign_check(keys[i], propq, name, ref);
     }
     assert_true(live_bytes > bytes);
-    for (size_t i = 0; i < MANY; i++)
+    for (size_t i = 0; i < many; i++)
         EVP_PKEY_free(keys[i]);
     free(keys);
-    printf("# after freeing %d keys: %+lld bytes in %+lld blocks\n", MANY,
+    printf("# after freeing %zu keys: %+lld bytes in %+lld blocks\n", many,
            live_bytes - bytes, live_blocks - blocks);
     assert_true(live_blocks == blocks);
     assert_true(live_bytes == bytes);

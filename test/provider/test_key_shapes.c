@@ -381,14 +381,10 @@ static void test_random_keys(void **state)
     static const unsigned long exps[] = { 3, 17, 65537 };
     BN_CTX *bctx = BN_CTX_new();
     /* 24 keys; CTRSA_TEST_SCALE (the cross runs' 0.25 under qemu) scales it, 6 at least */
-    const char *scale = getenv("CTRSA_TEST_SCALE");
-    double f = scale != NULL ? atof(scale) : 1.0;
-    int count = f > 0 ? (int)(24 * f) : 24;
+    int count = (int)tu_scaled(24, 6);
 
     (void)state;
     assert_non_null(bctx);
-    if (count < 6)
-        count = 6;
     for (int it = 0; it < count; it++) {
         key_numbers k;
         OSSL_PARAM *params;

@@ -7,6 +7,14 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 
+size_t tu_scaled(size_t full, size_t at_least)
+{
+    const char *env = getenv("CTRSA_TEST_SCALE");
+    double f = env != NULL ? atof(env) : 1.0;
+    size_t n = f > 0 ? (size_t)((double)full * f) : full;
+    return n < at_least ? at_least : n;
+}
+
 const char *tu_provider_name(void)
 {
     const char *name = getenv("CTRSA_TEST_PROVIDER");

@@ -23,6 +23,11 @@ typedef struct tu_env {
 /* Name of the provider under test ("ctrsa" unless CTRSA_TEST_PROVIDER says otherwise). */
 const char *tu_provider_name(void);
 
+/* full scaled by CTRSA_TEST_SCALE (a multiplier, default 1: the cross runs under qemu and
+ * the ASan stage use 0.25), at least at_least: for tests whose count of keys or rounds
+ * sets their cost, not what they check. */
+size_t tu_scaled(size_t full, size_t at_least);
+
 /*
  * "provider=<name under test>": the property query that forces the provider under test.
  * CTRSA_TEST_PROPQ overrides it (e.g. "?provider=ctrsa", a mere preference); the checks that
