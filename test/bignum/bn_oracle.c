@@ -390,3 +390,11 @@ void expect_word(const char *what, uint64_t got, uint64_t want)
                  (unsigned long long)got, (unsigned long long)want);
     }
 }
+
+size_t oracle_scaled(size_t count, size_t at_least)
+{
+    const char *env = getenv("CTRSA_TEST_SCALE");
+    double f = env != NULL ? atof(env) : 1.0;
+    size_t n = f > 0 ? (size_t)((double)count * f) : count;
+    return n < at_least ? at_least : n;
+}

@@ -23,6 +23,10 @@ uint64_t oracle_base_seed(void);
 /* Reseed from the base seed and a test name, so that each test reproduces on its own. */
 void oracle_seed_for(const char *test_name);
 
+/* count scaled by CTRSA_TEST_SCALE (a multiplier, default 1: the cross runs under qemu and
+ * the ASan stage use 0.25), at least at_least: for loops whose count sets the cost. */
+size_t oracle_scaled(size_t count, size_t at_least);
+
 uint64_t rng_u64(void);
 
 /* Uniform in [0, bound), bound > 0. */
