@@ -356,8 +356,13 @@ ALWAYS_INLINE void SFX(amm_body)(const unsigned W, const size_t D, const int fri
     SFX(quotients)(W, friendly, low, md, k2, &c, y);
     for (size_t k = 0; k < nb; k++) {
         SFX(accumulate)(D, !sq, 1, 1, T, k, ad, md, B, y, &low);
-        uint64_t ynext[VL];
+        /* set below when k + 1 < nb and read only then; zeroed first because GCC at -O2
+         * (Debian's package flags) cannot see that and warns (-Werror) */
+        uint64_t ynext[VL] = {0};
         V Bnext[VL];
+#pragma GCC unroll 8
+        for (int j = 0; j < VL; j++)
+            Bnext[j] = V_ZERO();
         if (k + 1 < nb) {
             if (!sq) {
 #pragma GCC unroll 8
