@@ -580,6 +580,23 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     return 1;
 }
 
+typedef struct set_private_call {
+    CTRSA_KEY *key;
+    const ctrsa_key_numbers *nums;
+} set_private_call;
+
+static int set_private_call_fn(void *arg)
+{
+    set_private_call *a = arg;
+    return set_private(a->key, a->nums);
+}
+
+static int set_private_on_secret_stack(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
+{
+    set_private_call a = { key, nums };
+    return ctrsa_on_secret_stack(key->prov, set_private_call_fn, &a);
+}
+
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
 {
     /* Build into a fresh object, then move it in: the key is unchanged on failure. */
@@ -597,12 +614,9 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
             ok = 0;
         }
     } else {
-        ok = ok && (nums->d.len == 0 || set_private(fresh, nums));
         /* set_private's Montgomery work (qInv into Montgomery form, the CRT exponents
-         * derived from d) leaves secrets in the kernels' stack frames: scrubbed, whatever
-         * the outcome, as key generation and export do. */
-        if (nums->d.len != 0)
-            ctrsa_scrub_stack();
+         * derived from d) runs on the secret stack, wiped whatever the outcome. */
+        ok = ok && (nums->d.len == 0 || set_private_on_secret_stack(fresh, nums));
     }
     if (ok && nums->d.len == 0 && nums->nprimes > 0) {
         CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");
@@ -639,6 +653,19 @@ static void put(ctrsa_num *num, uint8_t **w, size_t len, const ctbn_limb *x, siz
     ctbn_to_bytes(*w, len, x, limbs);
     *num = (ctrsa_num){ *w, len };
     *w += len;
+}
+
+typedef struct qinv_call {
+    const CTRSA_KEY *key;
+    ctbn_limb *out;
+} qinv_call;
+
+/* qInv out of Montgomery form, on the secret stack (the multiplication's frames hold it). */
+static int qinv_from_mont(void *arg)
+{
+    qinv_call *a = arg;
+    ctbn_from_mont(a->key->mont_p, a->out, a->key->qinv_mont);
+    return 1;
 }
 
 int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int include_private)
@@ -687,7 +714,11 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int incl
         put(&out->primes[1], &w, qb, key->mont_q->m, key->qlimbs);
     } else if (key->crt) {
         ctbn_limb qinv[CTBN_MAX_LIMBS];
-        ctbn_from_mont(key->mont_p, qinv, key->qinv_mont);
+        qinv_call qc = { key, qinv };
+        if (!ctrsa_on_secret_stack(key->prov, qinv_from_mont, &qc)) {
+            ctrsa_key_numbers_clear(out);
+            return 0;
+        }
         out->nprimes = 2;
         put(&out->primes[0], &w, pb, key->mont_p->m, key->plimbs);
         put(&out->primes[1], &w, qb, key->mont_q->m, key->qlimbs);
@@ -695,7 +726,6 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int incl
         put(&out->exps[1], &w, qb, key->dq, key->qlimbs);
         put(&out->coeffs[0], &w, pb, qinv, key->plimbs);
         OPENSSL_cleanse(qinv, key->plimbs * sizeof(ctbn_limb));
-        ctrsa_scrub_stack(); /* the Montgomery multiplication's copy of qInv */
     } else if (key->factors != NULL) {
         const ctrsa_key_numbers *f = key->factors;
         out->nprimes = f->nprimes;

@@ -151,14 +151,27 @@ void ctrsa_thread_scratch_release(void);
  * frame outgrowing this unnoticed. The deepest secret chain is a blinding refresh under a
  * private operation: the refresh's 2 KB buffer, the inversion, the CRT exponentiation,
  * the two-half modexp (16.2 KB) and the avx512 backend's 72-digit zmm AMM (12.7 KB), about
- * 31 KB (an attacker's review of 2026-12-02); 48 KB leaves room for other compilers at
- * the cost of 16 KB more zeroing per operation (well under 0.1% of an RSA-2048 signature).
- * Overwrite CTRSA_SCRUB_STACK_BYTES below the caller's frame: after a private operation, a
- * blinding refresh, an encryption (the padded message is secret), a secret taken out of
- * Montgomery form, or a key generation (Miller-Rabin on the secret candidates).
- * provider/key/scrub_stack.c, which uses nothing of the key object.
+ * 31 KB. CTRSA_SCRUB_STACK_BYTES, the part of the secret stack wiped after each use, leaves
+ * room for other compilers; CTRSA_SECRET_STACK_BYTES leaves room beyond it for what secret
+ * work calls back into (the core's random source, a key generation's progress callback)
+ * and for a signal handler's frame.
  */
 #define CTRSA_SCRUB_STACK_BYTES (48 * 1024)
-void ctrsa_scrub_stack(void);
+#define CTRSA_SECRET_STACK_BYTES (256 * 1024)
+
+/*
+ * Run fn(arg) on the calling thread's secret stack (provider/key/secret_stack.c), then zero
+ * the top CTRSA_SCRUB_STACK_BYTES of that stack, whatever fn returned; returns fn's value,
+ * or 0 with an error raised when the stack cannot be had (fn not run). fn's frames never
+ * touch the caller's stack, whose size is the caller's business (an ASYNC job's, a
+ * coroutine's), and nothing is written outside the module's own mapping. A call made while
+ * already on the secret stack runs fn in place (the outermost call wipes).
+ * Used around: a private operation, a blinding refresh, an encryption (the padded message
+ * is secret), a secret taken out of Montgomery form, key import with a private exponent and
+ * key generation. The stack is mapped once per thread (CTRSA_SECRET_STACK_BYTES and a guard
+ * page) and unmapped when the thread exits.
+ * CT: fn's; the switch and the wipe depend on no value.
+ */
+int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg);
 
 #endif

@@ -187,6 +187,20 @@ static int set_key(const ctrsa_keygen_req *req, gen_numbers *g, CTRSA_KEY *key)
     return ok;
 }
 
+typedef struct generate_call {
+    CTRSA_PROVCTX *prov;
+    const ctrsa_keygen_req *req;
+    gen_numbers *g;
+    const ctbn_limb *e;
+    size_t en;
+} generate_call;
+
+static int generate_call_fn(void *arg)
+{
+    generate_call *a = arg;
+    return generate_numbers(a->prov, a->req, a->g, a->e, a->en);
+}
+
 CTRSA_KEY *ctrsa_key_generate(CTRSA_PROVCTX *prov, const ctrsa_keygen_req *req)
 {
     gen_numbers *g = NULL;
@@ -214,10 +228,10 @@ CTRSA_KEY *ctrsa_key_generate(CTRSA_PROVCTX *prov, const ctrsa_keygen_req *req)
         g->bits[i] = req->bits / g->k + (i < req->bits % g->k);
         g->limbs[i] = CTBN_LIMBS(g->bits[i]);
     }
-    int ok = generate_numbers(prov, req, g, e, en);
-    /* the engine kernels' frames held values of the secret candidates (Miller-Rabin's
-     * modexps, the derivation of d and the CRT values), whether or not it succeeded */
-    ctrsa_scrub_stack();
+    /* On the secret stack: the engine kernels' frames hold values of the secret candidates
+     * (Miller-Rabin's modexps, the derivation of d and the CRT values). */
+    generate_call gc = { prov, req, g, e, en };
+    int ok = ctrsa_on_secret_stack(prov, generate_call_fn, &gc);
     if (!ok)
         goto err;
     if (!multiply_primes(g, req->bits)) {

@@ -9,7 +9,7 @@
  * Who calls whom, one way only:
  *   rsa_check.c, rsasve.c -> rsa_private.c, rsa_public.c
  *   rsa_private.c -> blinding.c -> crt_exp.c (and rsa_private.c -> crt_exp.c, scratch.c)
- *   every one of them -> rsa_key.c, blinding_slots.c, scrub_stack.c (the key object)
+ *   every one of them -> rsa_key.c, blinding_slots.c, secret_stack.c (the key object)
  */
 #ifndef CTRSA_RSA_OP_INTERNAL_H
 #define CTRSA_RSA_OP_INTERNAL_H

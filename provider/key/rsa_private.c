@@ -13,24 +13,26 @@
 #include <openssl/crypto.h>
 #include "rsa_op_internal.h"
 
-int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+typedef struct private_call {
+    CTRSA_KEY *key;
+    uint8_t *out;
+    const uint8_t *in;
+} private_call;
+
+/* The operation itself, on the secret stack (ctrsa_on_secret_stack wipes it after). */
+static int private_op(void *arg)
 {
-    if (key == NULL || !key->has_private) {
-        CTRSA_RAISE(key ? key->prov : NULL, CTRSA_R_NOT_PRIVATE_KEY,
-                    "a private key is needed");
-        return 0;
-    }
-    if (!ctrsa_key_private_computable(key))
-        return 0;
+    private_call *a = arg;
+    CTRSA_KEY *key = a->key;
+    uint8_t *out = a->out;
+    const uint8_t *in = a->in;
     size_t nl = key->nlimbs;
     ctbn_limb *scratch = ctrsa_thread_scratch(key->prov, key->scratch_limbs);
     if (scratch == NULL)
         return 0;
     ctrsa_blinding_slot *slot = ctrsa_blinding_acquire(key, scratch);
-    if (slot == NULL) {
-        ctrsa_scrub_stack(); /* a failed refresh ran modexps too */
+    if (slot == NULL)
         return 0;
-    }
 
     /* Layout: c, cb, mb, m, chk (nl each), then the CRT temporaries, then the modexp's. */
     ctbn_limb *c = scratch, *cb = c + nl, *mb = cb + nl, *m = mb + nl, *chk = m + nl;
@@ -41,7 +43,6 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
     if (!ctbn_lt(c, key->mont_n->m, nl)) {
         pthread_mutex_unlock(&slot->lock); /* pair unused: no need to advance it */
         OPENSSL_cleanse(c, nl * sizeof(ctbn_limb));
-        ctrsa_scrub_stack(); /* acquiring the pair may have refreshed it: modexps ran */
         CTRSA_RAISE(key->prov, CTRSA_R_INPUT_TOO_LARGE, "the input is not less than n");
         return 0;
     }
@@ -61,11 +62,23 @@ int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
         ctbn_to_bytes(out, key->k, m, nl);
     OPENSSL_cleanse(scratch, key->scratch_limbs * sizeof(ctbn_limb));
     ctrsa_blinding_release(key, slot);
-    ctrsa_scrub_stack();
     if (!ok) {
         CTRSA_RAISE(key->prov, CTRSA_R_FAULT_DETECTED,
                     "the private-key result failed its check; nothing was released");
         return 0;
     }
     return 1;
+}
+
+int ctrsa_key_private_op(CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+{
+    if (key == NULL || !key->has_private) {
+        CTRSA_RAISE(key ? key->prov : NULL, CTRSA_R_NOT_PRIVATE_KEY,
+                    "a private key is needed");
+        return 0;
+    }
+    if (!ctrsa_key_private_computable(key))
+        return 0;
+    private_call a = { key, out, in };
+    return ctrsa_on_secret_stack(key->prov, private_op, &a);
 }

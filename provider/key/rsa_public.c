@@ -38,11 +38,23 @@ int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
     return ctrsa_key_public_op_unbounded(key, out, in);
 }
 
+typedef struct encrypt_call {
+    const CTRSA_KEY *key;
+    uint8_t *out;
+    const uint8_t *in;
+} encrypt_call;
+
+static int encrypt_op(void *arg)
+{
+    encrypt_call *a = arg;
+    return ctrsa_key_public_op(a->key, a->out, a->in);
+}
+
 int ctrsa_key_encrypt_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
 {
-    int ok = ctrsa_key_public_op(key, out, in);
-    ctrsa_scrub_stack(); /* the AVX2 kernels' frames held partial products of in */
-    return ok;
+    /* the secret stack: the kernels' frames hold partial products of in */
+    encrypt_call a = { key, out, in };
+    return ctrsa_on_secret_stack(key != NULL ? key->prov : NULL, encrypt_op, &a);
 }
 
 int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)

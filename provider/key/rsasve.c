@@ -54,20 +54,24 @@ static int random_z(CTRSA_KEY *key, uint8_t *z, ctbn_limb *zl)
     return ok;
 }
 
+typedef struct rsasve_call {
+    CTRSA_KEY *key;
+    uint8_t *z, *c;
+} rsasve_call;
+
 /*
  * CT: z is secret and only enters the Montgomery multiplications of the public-exponent
  * modexp (its "input >= n" check is skipped: random_z made z < n).
+ * On the secret stack: the kernels' frames hold partial products of z.
  */
-int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c)
+static int generate_op(void *arg)
 {
+    rsasve_call *a = arg;
+    CTRSA_KEY *key = a->key;
+    uint8_t *z = a->z, *c = a->c;
     ctbn_limb zl[CTBN_MAX_LIMBS], cl[CTBN_MAX_LIMBS];
     ctbn_limb scratch[CTBN_EXP_VARTIME_SCRATCH(CTBN_MAX_LIMBS)];
 
-    if (key == NULL || !key->has_public) {
-        CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART,
-                    "RSASVE needs an RSA public key");
-        return 0;
-    }
     size_t nl = key->nlimbs;
     if (!ctrsa_key_public_exponent_ok(key) || !random_z(key, z, zl))
         return 0;
@@ -76,8 +80,18 @@ int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c)
     ctrsa_cleanse(zl, nl * sizeof(ctbn_limb));
     ctrsa_cleanse(cl, nl * sizeof(ctbn_limb));
     ctrsa_cleanse(scratch, CTBN_EXP_VARTIME_SCRATCH(nl) * sizeof(ctbn_limb));
-    ctrsa_scrub_stack(); /* the kernels' frames held partial products of z */
     return 1;
+}
+
+int ctrsa_rsasve_generate(CTRSA_KEY *key, uint8_t *z, uint8_t *c)
+{
+    if (key == NULL || !key->has_public) {
+        CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART,
+                    "RSASVE needs an RSA public key");
+        return 0;
+    }
+    rsasve_call a = { key, z, c };
+    return ctrsa_on_secret_stack(key->prov, generate_op, &a);
 }
 
 /* CT: c is public (its range check branches); z comes from the private operation. */

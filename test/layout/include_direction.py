@@ -10,7 +10,7 @@ folders, bignum/ and padding/):
 
 1. Nothing in provider/key/ reaches a header of provider/ops/: the key object and its
    operations know nothing of OpenSSL's dispatch tables.
-2. The key object itself (rsa_key.c, blinding_slots.c, scrub_stack.c and the headers they
+2. The key object itself (rsa_key.c, blinding_slots.c, secret_stack.c and the headers they
    include) reaches none of the headers of what computes with it (rsa_op.h,
    rsa_op_internal.h, rsa_keygen.h, rsasve.h): the operations use the key, never the
    reverse.
@@ -26,7 +26,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^">]+)[">]', re.M)
-KEY_OBJECT = ('rsa_key.c', 'blinding_slots.c', 'scrub_stack.c')
+KEY_OBJECT = ('rsa_key.c', 'blinding_slots.c', 'secret_stack.c')
 OPERATION_HEADERS = ('rsa_op.h', 'rsa_op_internal.h', 'rsa_keygen.h', 'rsasve.h')
 INTERNAL = {'key': ('rsa_key_internal.h', 'rsa_op_internal.h'), 'ops': ('signature.h',)}
 NO_PARAMS = ('openssl/params.h', 'openssl/core_names.h')

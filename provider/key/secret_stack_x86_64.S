@@ -1,0 +1,41 @@
+/*
+ * int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top)
+ *
+ * Calls fn(arg) with the stack pointer at top and returns fn's value, the caller's stack
+ * pointer restored. top is the (exclusive) high end of a stack the caller owns, 16-byte
+ * aligned; fn's frames are below it. Standard x86-64 System V ABI: arg in %rdi (passed on
+ * unchanged), fn in %rsi, top in %rdx, the result in %eax. The caller's stack pointer is
+ * kept in %rbp, callee-saved, so fn returns to it; %rbp's own value is saved on the
+ * caller's stack. The frame is a standard %rbp frame, so unwinders and debuggers walk from
+ * fn's frames back to the caller's.
+ * CT: no data-dependent branch or access; what fn does is fn's.
+ */
+#if defined(__CET__)
+#include <cet.h>
+#else
+#define _CET_ENDBR
+#endif
+
+        .text
+        .globl  ctrsa_call_on_stack
+        .hidden ctrsa_call_on_stack
+        .type   ctrsa_call_on_stack, @function
+        .p2align 4
+ctrsa_call_on_stack:
+        .cfi_startproc
+        _CET_ENDBR
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        movq    %rdx, %rsp
+        callq   *%rsi
+        movq    %rbp, %rsp
+        popq    %rbp
+        .cfi_def_cfa %rsp, 8
+        ret
+        .cfi_endproc
+        .size   ctrsa_call_on_stack, .-ctrsa_call_on_stack
+
+        .section .note.GNU-stack,"",@progbits
