@@ -26,7 +26,10 @@
  *   compromised process walk out of its jail through it.
  * - The descriptor is moved above 2, and each write first checks (fstat) that it is still
  *   the file ctrsa opened: a daemon that closes every descriptor after loading and reuses
- *   the numbers never gets trace lines in its own files. A write that would pass the
+ *   the numbers never gets trace lines in its own files. The "stderr" target is what
+ *   descriptor 2 is when the target is decided (file, pipe, terminal or socket: st_dev,
+ *   st_ino, st_rdev and type), checked the same way: a daemon that reopens descriptor 2 on
+ *   a file or socket of its own gets no trace lines there. A write that would pass the
  *   process's file size limit (RLIMIT_FSIZE) is skipped rather than raising SIGXFSZ.
  *
  * A plain file name is opened at the load and kept: a server that loads its configuration
@@ -73,8 +76,10 @@ static char trace_target[TRACE_NAME_MAX]; /* a per-process target, "%p" still in
 static int trace_per_process;        /* the file name holds "%p" */
 /* The open trace file: plain target, set once; per-process, per process under trace_lock. */
 static int trace_fd = -1;
-static dev_t trace_dev;              /* what trace_fd was when ctrsa opened it */
+static dev_t trace_dev;              /* what trace_fd was when ctrsa opened (or took) it */
 static ino_t trace_ino;
+static dev_t trace_rdev;
+static mode_t trace_type;            /* S_IFMT bits */
 static atomic_int trace_fd_pid = -1; /* per-process target: the process trace_fd belongs to */
 
 /* One notice on standard error: an unusable trace target must never break RSA. */
@@ -181,6 +186,15 @@ static int trace_file_ok(const struct stat *st, const char *path)
     else
         return 1;
     return 0;
+}
+
+/* Record st as what the trace descriptor is: trace_may_write compares each write's target. */
+static void trace_remember(const struct stat *st)
+{
+    trace_dev = st->st_dev;
+    trace_ino = st->st_ino;
+    trace_rdev = st->st_rdev;
+    trace_type = st->st_mode & S_IFMT;
 }
 
 /* What statx says of a file: its stat fields, and the mount facts that stat lacks. */
@@ -301,8 +315,7 @@ static int trace_open_file(const char *path)
             close(fd);
         return -1;
     }
-    trace_dev = st.st_dev;
-    trace_ino = st.st_ino;
+    trace_remember(&st);
     return fd;
 }
 
@@ -363,9 +376,13 @@ static void trace_decide(const char *target)
     const char *slash = strrchr(target, '/');
 
     if (strcmp(target, "stderr") == 0) {
-        /* In a setuid program the caller owns fd 2: a full pipe there would stall it. */
-        if (!getauxval(AT_SECURE))
+        struct stat st;
+        /* In a setuid program the caller owns fd 2: a full pipe there would stall it. What
+         * fd 2 is now is the target; a closed fd 2 is none. */
+        if (!getauxval(AT_SECURE) && fstat(STDERR_FILENO, &st) == 0) {
+            trace_remember(&st);
             trace_fd = STDERR_FILENO;
+        }
     } else if (strlen(target) >= sizeof(trace_target)) {
         trace_notice("the trace file name is longer than %d bytes", TRACE_NAME_MAX - 1);
     } else if (target[0] != '/') {
@@ -439,15 +456,17 @@ static int trace_fd_here(void)
     return fd;
 }
 
-/* 1 if len more bytes may go to fd: still ctrsa's file, and within the file size limit. */
+/*
+ * 1 if len more bytes may go to fd: still the file (or, for "stderr", the pipe, terminal or
+ * socket) it was when the target was decided, and within the file size limit.
+ */
 static int trace_may_write(int fd, size_t len)
 {
     struct stat st;
     struct rlimit lim;
 
-    if (fd == STDERR_FILENO)
-        return 1;
-    if (fstat(fd, &st) != 0 || st.st_dev != trace_dev || st.st_ino != trace_ino)
+    if (fstat(fd, &st) != 0 || st.st_dev != trace_dev || st.st_ino != trace_ino ||
+        st.st_rdev != trace_rdev || (st.st_mode & S_IFMT) != trace_type)
         return 0;
     return getrlimit(RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY ||
            (rlim_t)st.st_size + len <= lim.rlim_cur;
