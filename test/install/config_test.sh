@@ -14,7 +14,8 @@
 #     through OPENSSL_CONF_INCLUDE, a folder) with legacy activated: ctrsa joins the list,
 #     legacy stays active (MD4) after enable and disable, the included file untouched;
 #     refusals when more would change (providers, sections, keys) or OpenSSL cannot read
-#     the file; --trace values the syntax gives a meaning to, refused one by one; an unusual
+#     the file; --trace values the syntax gives a meaning to, refused one by one; stderr
+#     refused; an unusual
 #     allowed name read back by OpenSSL and traced to exactly that file, in a folder that
 #     enable makes (root:root 1733) and disable leaves; trace folders the module refuses
 #     (group-writable not sticky, a symbolic link on the way, owned by nobody, no parent);
@@ -415,6 +416,9 @@ for c in '#' '$' '"' "'" '\' '=' newline CR tab leading trailing; do
 done
 refused "--trace with a relative name" 'must be an absolute name' cfg enable --trace 'trace.%p'
 refused "--trace with %p in the folder" '%p.* only be in the file' cfg enable --trace "$real/%p/trace"
+# stderr system-wide would write into every program's standard error, whatever it is.
+refused "--trace stderr" "every OpenSSL program's standard error.*CTRSA_TRACE=stderr" \
+    cfg enable --trace stderr
 
 # The trace read back through OpenSSL: an unusual name that is allowed (spaces inside, a
 # semicolon, dots, %p) in a folder that ctrsa-config makes; an RSA signature with that
