@@ -15,7 +15,7 @@
 #     legacy stays active (MD4) after enable and disable, the included file untouched;
 #     refusals when more would change (providers, sections, keys) or OpenSSL cannot read
 #     the file; --trace values the syntax gives a meaning to, refused one by one; stderr
-#     refused; an unusual
+#     refused; a file directly under /; an unusual
 #     allowed name read back by OpenSSL and traced to exactly that file, in a folder that
 #     enable makes (root:root 1733) and disable leaves; trace folders the module refuses
 #     (group-writable not sticky, a symbolic link on the way, owned by nobody, no parent);
@@ -419,6 +419,14 @@ refused "--trace with %p in the folder" '%p.* only be in the file' cfg enable --
 # stderr system-wide would write into every program's standard error, whatever it is.
 refused "--trace stderr" "every OpenSSL program's standard error.*CTRSA_TRACE=stderr" \
     cfg enable --trace stderr
+# A file directly under / (the folder is "/"): enable only writes the name into the file.
+expect_rc 0 "a trace file directly under /: enable" cfg enable --trace "/ctrsa-config-test.%p"
+steps=$((steps + 1))
+if [ "$("$CTRSA_CNF_DUMP" "$cnf" | awk -F'\t' '$1 == "K" && $2 == "ctrsa_sect" && $3 == "trace" { print $4 }')" = /ctrsa-config-test.%p ]
+then echo "ok: a trace file directly under /: OpenSSL reads the name back"
+else fail "a trace file directly under /: OpenSSL reads another trace name back"; fi
+expect_rc 0 "a trace file directly under /: disable" cfg disable
+same "a trace file directly under /: restored"
 
 # The trace read back through OpenSSL: an unusual name that is allowed (spaces inside, a
 # semicolon, dots, %p) in a folder that ctrsa-config makes; an RSA signature with that
