@@ -253,7 +253,10 @@ static int trace_same_mount(const struct trace_id *folder, const struct trace_id
  * The existing trace file `name` in the folder `dir`, opened with `flags`; -1 after one
  * notice naming `path`. It is examined before it is opened, through the kernel's caches
  * alone (trace_statx): a mount over the name is refused before anything reaches the mounted
- * file system, and no FIFO or device planted there is ever opened.
+ * file system, and no FIFO or device planted there is ever opened. Between the examination
+ * and the open only root or the file's owner, the effective user, could mount over it (a
+ * user's fusermount3 mounts only over a file that user may open for writing), and no other
+ * user can replace it in the sticky folder.
  */
 static int trace_open_existing(int dir, const char *name, const char *path, int flags)
 {
@@ -280,7 +283,7 @@ static int trace_open_existing(int dir, const char *name, const char *path, int 
 
 /*
  * The trace file `path` (absolute, "%p" already replaced), opened for appending as the
- * comment on top says; its descriptor (above 2) with trace_dev/trace_ino set, or -1 after
+ * comment on top says; its descriptor (above 2), remembered by trace_remember, or -1 after
  * one notice. A name that exists already is left to trace_open_existing: creating it with
  * O_EXCL fails (EEXIST) at the name without a call into a file system mounted over it.
  */
