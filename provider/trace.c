@@ -14,17 +14,22 @@
  *   on the way must be owned by root or by the effective user and, if group- or
  *   world-writable, sticky (as /tmp, or the 1733 folder that `ctrsa-config enable --trace`
  *   makes). Otherwise tracing is off, with one notice on standard error saying why.
- * - A trace file is created with O_EXCL, 0600. A name that exists already is examined with
- *   lstat first and opened only if it is a regular file of the effective user with one
- *   link (never a symlink, FIFO, device, another user's file or a hard link to someone
- *   else's), with O_NOFOLLOW and O_NONBLOCK, and checked again once open. Nothing blocks.
- * - The file must be on its folder's file system (no mount over its name: a FUSE file of
- *   another user could make every write wait).
+ * - A trace file is created with O_EXCL, 0600. A name that exists already is examined
+ *   first, by statx from the kernel's caches alone (AT_STATX_DONT_SYNC: no request to a
+ *   FUSE or network server), and opened only if nothing is mounted over it (not the root
+ *   of a mount, the folder's mount id and st_dev: a FUSE file whose server never answers
+ *   would hold every process that opens or stats it) and it is a regular file of the
+ *   effective user with one link (never a symlink, FIFO, device, another user's file or a
+ *   hard link to someone else's); then with O_NOFOLLOW and O_NONBLOCK, and checked again
+ *   once open. Nothing blocks.
  * - No folder is kept open: a descriptor of a folder outside a chroot would let a
  *   compromised process walk out of its jail through it.
  * - The descriptor is moved above 2, and each write first checks (fstat) that it is still
  *   the file ctrsa opened: a daemon that closes every descriptor after loading and reuses
- *   the numbers never gets trace lines in its own files. A write that would pass the
+ *   the numbers never gets trace lines in its own files. The "stderr" target is what
+ *   descriptor 2 is when the target is decided (file, pipe, terminal or socket: st_dev,
+ *   st_ino, st_rdev and type), checked the same way: a daemon that reopens descriptor 2 on
+ *   a file or socket of its own gets no trace lines there. A write that would pass the
  *   process's file size limit (RLIMIT_FSIZE) is skipped rather than raising SIGXFSZ.
  *
  * A plain file name is opened at the load and kept: a server that loads its configuration
@@ -48,12 +53,14 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <unistd.h>
 #include "prov.h"
@@ -69,8 +76,10 @@ static char trace_target[TRACE_NAME_MAX]; /* a per-process target, "%p" still in
 static int trace_per_process;        /* the file name holds "%p" */
 /* The open trace file: plain target, set once; per-process, per process under trace_lock. */
 static int trace_fd = -1;
-static dev_t trace_dev;              /* what trace_fd was when ctrsa opened it */
+static dev_t trace_dev;              /* what trace_fd was when ctrsa opened (or took) it */
 static ino_t trace_ino;
+static dev_t trace_rdev;
+static mode_t trace_type;            /* S_IFMT bits */
 static atomic_int trace_fd_pid = -1; /* per-process target: the process trace_fd belongs to */
 
 /* One notice on standard error: an unusable trace target must never break RSA. */
@@ -179,48 +188,119 @@ static int trace_file_ok(const struct stat *st, const char *path)
     return 0;
 }
 
+/* Record st as what the trace descriptor is: trace_may_write compares each write's target. */
+static void trace_remember(const struct stat *st)
+{
+    trace_dev = st->st_dev;
+    trace_ino = st->st_ino;
+    trace_rdev = st->st_rdev;
+    trace_type = st->st_mode & S_IFMT;
+}
+
+/* What statx says of a file: its stat fields, and the mount facts that stat lacks. */
+struct trace_id {
+    struct stat st;       /* st_mode, st_uid, st_nlink, st_dev and st_ino only */
+    uint64_t mnt_id;      /* valid if has_mnt_id */
+    int has_mnt_id;
+    int mount_root;       /* the root of a mount: something is mounted over its name */
+};
+
+/*
+ * statx of `name` in `dir` (AT_EMPTY_PATH with "": dir itself) into *id; 0 with errno set
+ * on failure. Reaches nothing but the kernel's caches: AT_STATX_DONT_SYNC keeps FUSE (and
+ * network file systems) from asking their server, so a FUSE file whose server never
+ * answers cannot block it; AT_NO_AUTOMOUNT triggers no automount. The mount id and the
+ * mount-root attribute come from the VFS, not from the file system.
+ */
+static int trace_statx(int dir, const char *name, int flags, struct trace_id *id)
+{
+    struct statx sx;
+
+    if (statx(dir, name, flags | AT_SYMLINK_NOFOLLOW | AT_STATX_DONT_SYNC | AT_NO_AUTOMOUNT,
+              STATX_TYPE | STATX_MODE | STATX_UID | STATX_NLINK | STATX_INO | STATX_MNT_ID,
+              &sx) != 0)
+        return 0;
+    memset(id, 0, sizeof(*id));
+    id->st.st_mode = sx.stx_mode;
+    id->st.st_uid = sx.stx_uid;
+    id->st.st_nlink = sx.stx_nlink;
+    id->st.st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+    id->st.st_ino = sx.stx_ino;
+    id->mnt_id = sx.stx_mnt_id;
+    id->has_mnt_id = (sx.stx_mask & STATX_MNT_ID) != 0;
+    id->mount_root = (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) != 0 &&
+                     (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+    return 1;
+}
+
+/*
+ * 1 if the file `file` lies in the same mount as its folder `folder`, nothing mounted over
+ * its name; 0 after one notice naming `path`. A bind mount of another file of the same file
+ * system has the folder's st_dev: the mount-root attribute and the mount id tell it apart.
+ */
+static int trace_same_mount(const struct trace_id *folder, const struct trace_id *file,
+                            const char *path)
+{
+    if (!file->mount_root && file->st.st_dev == folder->st.st_dev &&
+        (!file->has_mnt_id || !folder->has_mnt_id || file->mnt_id == folder->mnt_id))
+        return 1;
+    trace_notice("the trace file %s is not on its folder's file system (a mount over its name)",
+                 path);
+    return 0;
+}
+
+/*
+ * The existing trace file `name` in the folder `dir`, opened with `flags`; -1 after one
+ * notice naming `path`. It is examined before it is opened, through the kernel's caches
+ * alone (trace_statx): a mount over the name is refused before anything reaches the mounted
+ * file system, and no FIFO or device planted there is ever opened. Between the examination
+ * and the open only root or the file's owner, the effective user, could mount over it (a
+ * user's fusermount3 mounts only over a file that user may open for writing), and no other
+ * user can replace it in the sticky folder.
+ */
+static int trace_open_existing(int dir, const char *name, const char *path, int flags)
+{
+    struct trace_id folder, before;
+    struct stat st;
+    int fd;
+
+    if (!trace_statx(dir, "", AT_EMPTY_PATH, &folder) ||
+        !trace_statx(dir, name, 0, &before)) {
+        trace_notice("cannot examine the trace file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!trace_same_mount(&folder, &before, path) || !trace_file_ok(&before.st, path))
+        return -1;
+    fd = openat(dir, name, flags);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != before.st.st_dev ||
+                    st.st_ino != before.st.st_ino)) {
+        trace_notice("the trace file %s changed while it was opened", path);
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 /*
  * The trace file `path` (absolute, "%p" already replaced), opened for appending as the
- * comment on top says; its descriptor (above 2) with trace_dev/trace_ino set, or -1 after
- * one notice.
+ * comment on top says; its descriptor (above 2), remembered by trace_remember, or -1 after
+ * one notice. A name that exists already is left to trace_open_existing: creating it with
+ * O_EXCL fails (EEXIST) at the name without a call into a file system mounted over it.
  */
 static int trace_open_file(const char *path)
 {
     const int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
     const char *name;
-    struct stat before, st, folder;
+    struct stat st;
     int dir = trace_open_folder(path, &name), fd, ok;
 
     if (dir < 0)
         return -1;
     fd = openat(dir, name, flags | O_CREAT | O_EXCL, 0600);
-    if (fd < 0 && errno == EEXIST) {
-        /* Examined before it is opened: no open() of a planted FIFO or device. */
-        if (fstatat(dir, name, &before, AT_SYMLINK_NOFOLLOW) != 0) {
-            trace_notice("cannot examine the trace file %s: %s", path, strerror(errno));
-        } else if (trace_file_ok(&before, path)) {
-            fd = openat(dir, name, flags);
-            if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != before.st_dev ||
-                            st.st_ino != before.st_ino)) {
-                trace_notice("the trace file %s changed while it was opened", path);
-                close(fd);
-                fd = -1;
-            }
-        }
-        if (fd < 0) {
-            close(dir);
-            return -1;
-        }
-    } else if (fd < 0) {
+    if (fd < 0 && errno == EEXIST)
+        fd = trace_open_existing(dir, name, path, flags);
+    else if (fd < 0)
         trace_notice("cannot create the trace file %s: %s", path, strerror(errno));
-    }
-    if (fd >= 0 && (fstat(dir, &folder) != 0 || fstat(fd, &st) != 0 ||
-                    st.st_dev != folder.st_dev)) {
-        /* A mount over the name (a FUSE file of another user could block every write). */
-        trace_notice("the trace file %s is not on its folder's file system", path);
-        close(fd);
-        fd = -1;
-    }
     close(dir);
     if (fd < 0)
         return -1;
@@ -238,8 +318,7 @@ static int trace_open_file(const char *path)
             close(fd);
         return -1;
     }
-    trace_dev = st.st_dev;
-    trace_ino = st.st_ino;
+    trace_remember(&st);
     return fd;
 }
 
@@ -300,9 +379,13 @@ static void trace_decide(const char *target)
     const char *slash = strrchr(target, '/');
 
     if (strcmp(target, "stderr") == 0) {
-        /* In a setuid program the caller owns fd 2: a full pipe there would stall it. */
-        if (!getauxval(AT_SECURE))
+        struct stat st;
+        /* In a setuid program the caller owns fd 2: a full pipe there would stall it. What
+         * fd 2 is now is the target; a closed fd 2 is none. */
+        if (!getauxval(AT_SECURE) && fstat(STDERR_FILENO, &st) == 0) {
+            trace_remember(&st);
             trace_fd = STDERR_FILENO;
+        }
     } else if (strlen(target) >= sizeof(trace_target)) {
         trace_notice("the trace file name is longer than %d bytes", TRACE_NAME_MAX - 1);
     } else if (target[0] != '/') {
@@ -376,15 +459,17 @@ static int trace_fd_here(void)
     return fd;
 }
 
-/* 1 if len more bytes may go to fd: still ctrsa's file, and within the file size limit. */
+/*
+ * 1 if len more bytes may go to fd: still the file (or, for "stderr", the pipe, terminal or
+ * socket) it was when the target was decided, and within the file size limit.
+ */
 static int trace_may_write(int fd, size_t len)
 {
     struct stat st;
     struct rlimit lim;
 
-    if (fd == STDERR_FILENO)
-        return 1;
-    if (fstat(fd, &st) != 0 || st.st_dev != trace_dev || st.st_ino != trace_ino)
+    if (fstat(fd, &st) != 0 || st.st_dev != trace_dev || st.st_ino != trace_ino ||
+        st.st_rdev != trace_rdev || (st.st_mode & S_IFMT) != trace_type)
         return 0;
     return getrlimit(RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY ||
            (rlim_t)st.st_size + len <= lim.rlim_cur;

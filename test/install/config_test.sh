@@ -14,7 +14,9 @@
 #     through OPENSSL_CONF_INCLUDE, a folder) with legacy activated: ctrsa joins the list,
 #     legacy stays active (MD4) after enable and disable, the included file untouched;
 #     refusals when more would change (providers, sections, keys) or OpenSSL cannot read
-#     the file; --trace values the syntax gives a meaning to, refused one by one; an unusual
+#     the file; --trace values the syntax gives a meaning to, refused one by one; stderr
+#     refused; a plain name refused in a folder others may write, taken in one they may
+#     not; a file directly under /; an unusual
 #     allowed name read back by OpenSSL and traced to exactly that file, in a folder that
 #     enable makes (root:root 1733) and disable leaves; trace folders the module refuses
 #     (group-writable not sticky, a symbolic link on the way, owned by nobody, no parent);
@@ -415,6 +417,34 @@ for c in '#' '$' '"' "'" '\' '=' newline CR tab leading trailing; do
 done
 refused "--trace with a relative name" 'must be an absolute name' cfg enable --trace 'trace.%p'
 refused "--trace with %p in the folder" '%p.* only be in the file' cfg enable --trace "$real/%p/trace"
+# stderr system-wide would write into every program's standard error, whatever it is.
+refused "--trace stderr" "every OpenSSL program's standard error.*CTRSA_TRACE=stderr" \
+    cfg enable --trace stderr
+# A plain name in a folder that others may write: the first process of any user to load
+# ctrsa would create the file as its own, and root's processes would then refuse it.
+mkdir -m 1777 "$real/shared"
+refused "a plain trace name in a sticky world-writable folder" \
+    "plain name in $real/shared, a folder other users may write.*%p" \
+    cfg enable --trace "$real/shared/trace.log"
+cp "$cnf.orig" "$cnf"  # whatever the case above did
+refused "a plain trace name in the 1733 folder enable would make" \
+    "plain name in $real/tomake, a folder other users may write.*%p" \
+    cfg enable --trace "$real/tomake/trace.log"
+steps=$((steps + 1))
+if [ -e "$real/tomake" ]; then fail "the refused enable made the folder"; else echo "ok: the refused enable made no folder"; fi
+mkdir -m 755 "$real/private"
+expect_rc 0 "a plain trace name in a folder only its owner may write: enable" \
+    cfg enable --trace "$real/private/trace.log"
+expect_rc 0 "a plain trace name in a folder only its owner may write: disable" cfg disable
+same "a plain trace name in a folder only its owner may write: restored"
+# A file directly under / (the folder is "/"): enable only writes the name into the file.
+expect_rc 0 "a trace file directly under /: enable" cfg enable --trace "/ctrsa-config-test.%p"
+steps=$((steps + 1))
+if [ "$("$CTRSA_CNF_DUMP" "$cnf" | awk -F'\t' '$1 == "K" && $2 == "ctrsa_sect" && $3 == "trace" { print $4 }')" = /ctrsa-config-test.%p ]
+then echo "ok: a trace file directly under /: OpenSSL reads the name back"
+else fail "a trace file directly under /: OpenSSL reads another trace name back"; fi
+expect_rc 0 "a trace file directly under /: disable" cfg disable
+same "a trace file directly under /: restored"
 
 # The trace read back through OpenSSL: an unusual name that is allowed (spaces inside, a
 # semicolon, dots, %p) in a folder that ctrsa-config makes; an RSA signature with that

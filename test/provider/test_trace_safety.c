@@ -16,6 +16,8 @@
  *   in about 30 runs under load; gdb showed RAND_priv_bytes_ex -> CRYPTO_THREAD_write_lock.
  * - a file size limit (RLIMIT_FSIZE) the next line would pass: the signature is made, no
  *   SIGXFSZ kills the process, and the file does not grow.
+ * - the "stderr" target, then descriptor 2 closed and reopened by the program on a file of
+ *   its own (a daemon that detaches from its terminal): no trace line reaches that file.
  * Needs the provider under test to be ctrsa (the trace is ctrsa's).
  */
 #include <setjmp.h>
@@ -116,8 +118,11 @@ static void in_child(int (*body)(void))
     pid_t pid = fork();
 
     assert_true(pid >= 0);
-    if (pid == 0)
-        _exit(body() ? 0 : 1);
+    if (pid == 0) {
+        int ok = body();
+        fflush(stdout);  /* _exit does not: keep the case's messages */
+        _exit(ok ? 0 : 1);
+    }
     assert_int_equal(waitpid(pid, &status, 0), pid);
     if (WIFSIGNALED(status))
         fprintf(stderr, "the case's process died of signal %d\n", WTERMSIG(status));
@@ -257,12 +262,51 @@ static void test_file_size_limit(void **state)
     in_child(file_size_limit);
 }
 
+static int reused_stderr(void)
+{
+    char orig[128], app[128];
+    int fd, before;
+
+    snprintf(orig, sizeof(orig), "%s/stderr.orig", folder);
+    snprintf(app, sizeof(app), "%s/stderr.app", folder);
+    /* Standard error is a file of the test's at load: the trace's lines can be counted. */
+    fd = open(orig, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
+    if (fd < 0 || dup2(fd, STDERR_FILENO) != STDERR_FILENO || close(fd) != 0)
+        return 0;
+    if (!load_with_trace("stderr") || !sign_once() || (before = sign_lines(orig)) != 1) {
+        printf("the stderr target before the switch: %d sign lines, not 1\n", sign_lines(orig));
+        return 0;
+    }
+    /* The program closes its standard error and opens its own file: it gets descriptor 2. */
+    close(STDERR_FILENO);
+    fd = open(app, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
+    if (fd != STDERR_FILENO) {
+        printf("the program's file is descriptor %d, not 2\n", fd);
+        return 0;
+    }
+    if (!sign_once() || !sign_once())
+        return 0;
+    if (sign_lines(app) != 0) {
+        printf("the program's own file on descriptor 2 received %d trace lines\n",
+               sign_lines(app));
+        return 0;
+    }
+    return sign_lines(orig) == before;
+}
+
+static void test_reused_stderr(void **state)
+{
+    (void)state;
+    in_child(reused_stderr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fork_while_threads_sign),
         cmocka_unit_test(test_reused_descriptors),
         cmocka_unit_test(test_file_size_limit),
+        cmocka_unit_test(test_reused_stderr),
     };
     char cmd[128];
     int failed;
