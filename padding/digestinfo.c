@@ -47,18 +47,25 @@ static const uint8_t oid_sm3[] = { 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x7
 static const uint8_t sig_sm3[] = { 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x78 };
 
 #define ENTRY(name, aliases, size, oid, sig) \
-    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig), 0 }
+    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig), 0, 0 }
 #define ENTRY_PKCS1_ONLY(name, aliases, size, oid, sig) \
-    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig), 1 }
+    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig), 1, 0 }
+/* A digest ANSI X9.31 names, with its hash identifier (X9.31 section 6, OpenSSL's
+ * RSA_X931_hash_id). */
+#define ENTRY_X931(name, aliases, size, oid, sig, x931) \
+    { name, aliases, size, oid, sizeof(oid), sig, sizeof(sig), 0, x931 }
 
 /* Names and aliases as OpenSSL's default provider registers them. */
 static const ctrsa_digest_info digests[] = {
     ENTRY("MD5", "SSL3-MD5:1.2.840.113549.2.5", 16, oid_md5, sig_md5),
-    ENTRY("SHA1", "SHA-1:SSL3-SHA1:1.3.14.3.2.26", 20, oid_sha1, sig_sha1),
+    ENTRY_X931("SHA1", "SHA-1:SSL3-SHA1:1.3.14.3.2.26", 20, oid_sha1, sig_sha1, 0x33),
     ENTRY("SHA2-224", "SHA-224:SHA224:2.16.840.1.101.3.4.2.4", 28, oid_sha224, sig_sha224),
-    ENTRY("SHA2-256", "SHA-256:SHA256:2.16.840.1.101.3.4.2.1", 32, oid_sha256, sig_sha256),
-    ENTRY("SHA2-384", "SHA-384:SHA384:2.16.840.1.101.3.4.2.2", 48, oid_sha384, sig_sha384),
-    ENTRY("SHA2-512", "SHA-512:SHA512:2.16.840.1.101.3.4.2.3", 64, oid_sha512, sig_sha512),
+    ENTRY_X931("SHA2-256", "SHA-256:SHA256:2.16.840.1.101.3.4.2.1", 32, oid_sha256, sig_sha256,
+               0x34),
+    ENTRY_X931("SHA2-384", "SHA-384:SHA384:2.16.840.1.101.3.4.2.2", 48, oid_sha384, sig_sha384,
+               0x36),
+    ENTRY_X931("SHA2-512", "SHA-512:SHA512:2.16.840.1.101.3.4.2.3", 64, oid_sha512, sig_sha512,
+               0x35),
     ENTRY("SHA2-512/224", "SHA-512/224:SHA512-224:2.16.840.1.101.3.4.2.5", 28,
           oid_sha512_224, sig_sha512_224),
     ENTRY("SHA2-512/256", "SHA-512/256:SHA512-256:2.16.840.1.101.3.4.2.6", 32,

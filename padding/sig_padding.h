@@ -1,7 +1,9 @@
 /*
  * Signature padding (RFC 8017): the digest table with DigestInfo prefixes and OIDs
- * (digestinfo.c), EMSA-PKCS1-v1_5 and raw type-1 padding (pkcs1_sig.c), and EMSA-PSS
- * (pss.c). No OpenSSL here: hashes come through padding/hash.h.
+ * (digestinfo.c), EMSA-PKCS1-v1_5 and raw type-1 padding (pkcs1_sig.c), EMSA-PSS
+ * (pss.c), and ANSI X9.31's block (x931_encode.c, x931_decode.c) and its choice of
+ * representative (x931_representative.c). No OpenSSL here: hashes come through
+ * padding/hash.h.
  *
  * Every buffer named `em` is the full k-byte block that goes into (or comes out of) the RSA
  * operation, k = byte length of the modulus. Everything here handles public data (a
@@ -37,6 +39,8 @@ typedef struct ctrsa_digest_info {
     const uint8_t *sig_oid;      /* content octets of <digest>WithRSAEncryption, or NULL */
     size_t sig_oid_len;
     int pkcs1_only;              /* SM3: only ctrsa_digest_info_lookup_pkcs1 finds it */
+    uint8_t x931_id;             /* ANSI X9.31 hash identifier (SHA-1 and SHA-2 with 256,
+                                    384 or 512 bits), 0 for a digest X9.31 does not name */
 } ctrsa_digest_info;
 
 /*
@@ -132,5 +136,45 @@ ctrsa_pad_status ctrsa_emsa_pss_verify(const uint8_t *em, size_t k, size_t mod_b
                                        const ctrsa_hash *h, const ctrsa_hash *mgf1,
                                        const uint8_t *mhash, size_t mhash_len,
                                        int saltlen_mode, size_t *salt_found);
+
+/* ---- ANSI X9.31 (x931_encode.c, x931_decode.c, x931_representative.c) ---- */
+
+/*
+ * The X9.31 block of k bytes around payload[0..len) (for a signature: the digest, then its
+ * X9.31 hash id): em := 0x6b || 0xbb... || 0xba || payload || 0xcc, or, when the payload
+ * fills all but two bytes, 0x6a || payload || 0xcc (header and padding nibbles in one byte).
+ * As OpenSSL's RSA_padding_add_X931. Fails BAD_INPUT_LENGTH when len > k - 2. payload and
+ * em MUST NOT overlap.
+ * CT: public data only (the block is signed; what is signed is public).
+ */
+ctrsa_pad_status ctrsa_x931_encode(uint8_t *em, size_t k, const uint8_t *payload, size_t len);
+
+/*
+ * The payload of an X9.31 block em[0..k): *off and *len delimit what ctrsa_x931_encode
+ * wrapped. The verdicts are OpenSSL's RSA_padding_check_X931's, quirks included: the header
+ * is 0x6a or 0x6b; after 0x6b the padding is 0xbb bytes up to a 0xba, of which there must
+ * be at least one 0xbb (so a 0x6b 0xba block, which the encoder makes when the payload
+ * fills all but three bytes, is refused); the trailer 0xcc is the last byte, except when no
+ * 0xba is found, where the payload is empty and the trailer is read at em[k - 2]. A payload
+ * may be empty. BAD_SIGNATURE otherwise. k >= 3.
+ * CT: public data; variable time.
+ */
+ctrsa_pad_status ctrsa_x931_decode(const uint8_t *em, size_t k, size_t *off, size_t *len);
+
+/*
+ * X9.31's signature is the smaller of s and n - s (both are s^e = +-m mod n for an odd e):
+ * sig[0..k) := min(s, n - s), s = sig on entry, 0 < s < n, n[0..k) odd, k at most
+ * CTBN_MAX_BITS / 8 (sig is left as it is above that). In place.
+ * CT: variable time; s is the signature about to be released, public.
+ */
+void ctrsa_x931_sig_minimal(uint8_t *sig, const uint8_t *n, size_t k);
+
+/*
+ * The verifier's side, on m = sig^e mod n: the block is m when m's low nibble is 0xc (every
+ * block ends in 0xcc) and n - m otherwise, as OpenSSL's public decryption takes it:
+ * m[0..k) := that block, in place. m < n, n[0..k) odd.
+ * CT: public data; variable time.
+ */
+void ctrsa_x931_block_from_public(uint8_t *m, const uint8_t *n, size_t k);
 
 #endif

@@ -46,6 +46,7 @@ static const OSSL_ITEM reason_strings[] = {
     { CTRSA_R_INVALID_MGF1_MD, "invalid mgf1 md" },
     { CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, "operation not supported for this keytype" },
     { CTRSA_R_KEY_SIZE_TOO_SMALL, "key size too small" },
+    { CTRSA_R_INVALID_X931_DIGEST, "invalid x931 digest" },
     { 0, NULL }
 };
 

@@ -53,7 +53,9 @@ enum ctrsa_reason {
      * vectors name them (evppkey_rsa.txt). */
     CTRSA_R_INVALID_MGF1_MD,      /* an MGF1 digest where there is no MGF1 (not PSS) */
     CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, /* an RSA-PSS key asked to encrypt or decrypt */
-    CTRSA_R_KEY_SIZE_TOO_SMALL,   /* key generation asked for fewer than 512 bits */
+    CTRSA_R_KEY_SIZE_TOO_SMALL,   /* key generation asked for fewer than 512 bits; a key
+                                     too small for an X9.31 block */
+    CTRSA_R_INVALID_X931_DIGEST,  /* pad-mode x931 with a digest X9.31 has no id for */
     CTRSA_R_COUNT /* one past the last reason: keep last */
 };
 

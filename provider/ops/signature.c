@@ -1,7 +1,7 @@
 /*
  * The "RSA" signature operation: PKCS#1 v1.5 (with DigestInfo, or raw type-1 padding when
- * no digest is set), EMSA-PSS, and no padding; sign, verify, verify-recover and the
- * streaming/one-shot digest-sign and digest-verify forms.
+ * no digest is set), EMSA-PSS, ANSI X9.31, and no padding; sign, verify, verify-recover and
+ * the streaming/one-shot digest-sign and digest-verify forms.
  *
  * Digests are fetched once per context from the provider's child library context (md.h);
  * padding is in padding/ (sig_padding.h); the RSA operations are the key object's
@@ -135,14 +135,36 @@ const ctrsa_digest_info *sig_digest_info(const sig_ctx *c, const ctrsa_md *m, in
 }
 
 /*
+ * m's X9.31 entry: the digest table's, when X9.31 has a hash id for it (SHA-1, SHA-256,
+ * SHA-384, SHA-512); else NULL, and NULL when m is not set.
+ */
+const ctrsa_digest_info *sig_x931_digest(const ctrsa_md *m)
+{
+    const ctrsa_digest_info *d;
+
+    if (!ctrsa_md_is_set(m) || (d = ctrsa_digest_info_lookup(ctrsa_md_name(m))) == NULL)
+        return NULL;
+    return d->x931_id != 0 ? d : NULL;
+}
+
+/*
  * Check the digest m against the pad mode and the key's restriction. PKCS#1 v1.5 needs a
  * DigestInfo for it (or m is MD5-SHA1, signed bare), PSS any digest we know the OID of
- * (for the algorithm identifier) or MD5-SHA1, no padding none at all.
+ * (for the algorithm identifier) or MD5-SHA1, X9.31 one with an X9.31 hash id (and a
+ * digest there must be: the default provider refuses pad-mode x931 without one, as it
+ * signs no raw X9.31 block), no padding none at all.
  */
 int sig_check_digest(const sig_ctx *c, const ctrsa_md *m, int pad_mode)
 {
     const ctrsa_pss_restriction *r = sig_restriction(c);
 
+    if (pad_mode == RSA_X931_PADDING && sig_x931_digest(m) == NULL) {
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_X931_DIGEST,
+                    "pad-mode x931 needs digest SHA1, SHA2-256, SHA2-384 or SHA2-512, the "
+                    "digests X9.31 has an id for (%s is set)",
+                    ctrsa_md_is_set(m) ? ctrsa_md_name(m) : "none");
+        return 0;
+    }
     if (!ctrsa_md_is_set(m))
         return 1;
     if (pad_mode == RSA_NO_PADDING) {

@@ -5,7 +5,8 @@
  *                        digests, MGF1 and salt lengths, and the dispatch table;
  *   signature_params.c   the parameters: the one table, get and set;
  *   signature_sign.c     sign, verify and verify-recover on a digest (or raw input):
- *                        PKCS#1 v1.5 and PSS encoding through padding/, the key's operations;
+ *                        PKCS#1 v1.5, PSS and X9.31 encoding through padding/, the key's
+ *                        operations;
  *   signature_digest.c   digest-sign and digest-verify (streaming and one-shot), and the
  *                        digest parameters passed through to the streaming digest.
  * The operation and its contracts are described in signature.c.
@@ -45,7 +46,8 @@ typedef struct sig_ctx {
     char *propq;            /* default property query for digests (from newctx) */
     CTRSA_KEY *key;         /* up-ref'd */
     enum sig_operation op;
-    int pad_mode;           /* RSA_PKCS1_PADDING, RSA_PKCS1_PSS_PADDING or RSA_NO_PADDING */
+    int pad_mode;           /* RSA_PKCS1_PADDING, RSA_PKCS1_PSS_PADDING, RSA_X931_PADDING
+                               (then md is set and has an X9.31 id) or RSA_NO_PADDING */
     ctrsa_md md;            /* the signature digest; unset means raw input */
     ctrsa_md mgf1;          /* MGF1 digest; unset means "the signature digest" */
     char *mdprops;          /* properties for the next digest fetch ("properties") */
@@ -87,6 +89,7 @@ int sig_pad_result(const sig_ctx *c, ctrsa_pad_status st);
 int sig_rand_from_prov(const ctrsa_rand *r, uint8_t *buf, size_t len);
 int sig_md_is_md5_sha1(const ctrsa_md *m);
 const ctrsa_digest_info *sig_digest_info(const sig_ctx *c, const ctrsa_md *m, int pad_mode);
+const ctrsa_digest_info *sig_x931_digest(const ctrsa_md *m);
 int sig_check_digest(const sig_ctx *c, const ctrsa_md *m, int pad_mode);
 int sig_check_mgf1(const sig_ctx *c, const ctrsa_md *m);
 int sig_min_saltlen(const sig_ctx *c);

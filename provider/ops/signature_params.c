@@ -196,18 +196,21 @@ static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params
     unsigned int allowed = CTRSA_PADMODES_SIGNATURE;
     int mode;
 
-    /* PSS cannot be recovered from the block; raw verify-recover is pkcs1 or none. */
+    /* PSS cannot be recovered from the block; verify-recover is pkcs1, x931 or none. */
     if (c->op == SIG_OP_VERIFY_RECOVER)
         allowed &= ~CTRSA_PADMODE_BIT(RSA_PKCS1_PSS_PADDING);
     if (!ctrsa_padmode_from_param(c->prov, p, allowed, &mode))
         return 0;
+    int digest_follows = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST) != NULL;
     if ((r != NULL || ctrsa_key_is_pss(c->key)) && mode != RSA_PKCS1_PSS_PADDING) {
         CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
                     "an RSA-PSS key only signs with pad-mode pss, not %s",
                     ctrsa_padmode_label(mode));
         return 0;
     }
-    if (!sig_check_digest(c, &c->md, mode))
+    /* A digest in the same call is checked against the new mode by set_digest, which runs
+     * next (as the default provider checks it: x931 with "digest" SHA256 in one call). */
+    if (!(digest_follows && mode == RSA_X931_PADDING) && !sig_check_digest(c, &c->md, mode))
         return 0;
     c->pad_mode = mode;
     /*
@@ -215,8 +218,7 @@ static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params
      * default RSASSA-PSS parameters; MGF1 then follows the digest). set_digest runs after
      * this setter when the call names one.
      */
-    if (mode == RSA_PKCS1_PSS_PADDING && !ctrsa_md_is_set(&c->md)
-        && OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST) == NULL)
+    if (mode == RSA_PKCS1_PSS_PADDING && !ctrsa_md_is_set(&c->md) && !digest_follows)
         return sig_replace_md(c, &c->md, "SHA1", c->mdprops, sig_check_sig_digest);
     return 1;
 }

@@ -1,8 +1,8 @@
 /*
  * The "RSA" signature operation on a digest or raw input (signature.h): sign, verify and
  * verify-recover, with PKCS#1 v1.5 (with DigestInfo, or raw type-1 padding when no digest
- * is set), EMSA-PSS or no padding, through padding/ (sig_padding.h) and the key's
- * operations (rsa_op.h). What is signed is public with the signature; the private
+ * is set), EMSA-PSS, ANSI X9.31 or no padding, through padding/ (sig_padding.h) and the
+ * key's operations (rsa_op.h). What is signed is public with the signature; the private
  * operation is the key object's, in constant time.
  */
 #include <errno.h>
@@ -20,6 +20,105 @@
 #include "padmode.h"
 #include "rsa_op.h"
 #include "signature.h"
+
+/* ------------------------------------------------------------------------------------ */
+/* ANSI X9.31                                                                           */
+
+/* n[0..k) := the key's modulus, k = ctrsa_key_size(). Public. */
+static int key_modulus(const sig_ctx *c, uint8_t *n, size_t k)
+{
+    ctrsa_key_numbers nums;
+    int ok;
+
+    memset(&nums, 0, sizeof(nums));
+    if (!ctrsa_key_get_numbers(c->key, &nums, 0))
+        return 0;
+    ok = nums.n.len <= k;
+    if (ok) {
+        memset(n, 0, k - nums.n.len);
+        memcpy(n + k - nums.n.len, nums.n.p, nums.n.len);
+    } else {
+        CTRSA_RAISE(c->prov, CTRSA_R_INTERNAL, "the modulus is longer than the key's size");
+    }
+    ctrsa_key_numbers_clear(&nums);
+    return ok;
+}
+
+/* The context's X9.31 digest; raises "invalid x931 digest" when it has none. */
+static const ctrsa_digest_info *x931_digest_required(const sig_ctx *c)
+{
+    const ctrsa_digest_info *d = sig_x931_digest(&c->md);
+
+    if (d == NULL)
+        CTRSA_RAISE(c->prov, CTRSA_R_INVALID_X931_DIGEST,
+                    "pad-mode x931 needs digest SHA1, SHA2-256, SHA2-384 or SHA2-512");
+    return d;
+}
+
+/*
+ * em[0..k) := the X9.31 block of the digest tbs (tbslen = the digest's size, checked by
+ * the caller) and its hash id, as the default provider makes it: a key of fewer than
+ * tbslen + 1 bytes is "too small", and the block needs two bytes more.
+ */
+static int encode_x931(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *tbs, size_t tbslen)
+{
+    const ctrsa_digest_info *d = x931_digest_required(c);
+    uint8_t payload[EVP_MAX_MD_SIZE + 1];
+
+    if (d == NULL)
+        return 0;
+    if (tbslen > EVP_MAX_MD_SIZE || k < tbslen + 1) {
+        CTRSA_RAISE(c->prov, CTRSA_R_KEY_SIZE_TOO_SMALL,
+                    "RSA key size = %zu, expected minimum = %zu", k, tbslen + 1);
+        return 0;
+    }
+    memcpy(payload, tbs, tbslen);
+    payload[tbslen] = d->x931_id;
+    if (ctrsa_x931_encode(em, k, payload, tbslen + 1) != CTRSA_PAD_OK) {
+        CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_SMALL,
+                    "an X9.31 block of %s needs %zu bytes, the key has %zu", d->name,
+                    tbslen + 3, k);
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * The digest in an opened X9.31 signature em[0..k) (em := sig^e mod n on entry, the block
+ * on return): *off and *len delimit it, after the checks of the default provider's
+ * verify-recover (a block, ending in the context digest's hash id, holding that digest's
+ * length). Public data; variable time.
+ */
+static int open_x931(sig_ctx *c, uint8_t *em, size_t k, size_t *off, size_t *len)
+{
+    const ctrsa_digest_info *d = x931_digest_required(c);
+    uint8_t n[SIG_MAX_BYTES];
+    size_t o = 0, l = 0;
+
+    if (d == NULL || !key_modulus(c, n, k))
+        return 0;
+    ctrsa_x931_block_from_public(em, n, k);
+    if (ctrsa_x931_decode(em, k, &o, &l) != CTRSA_PAD_OK || l < 1) {
+        CTRSA_RAISE(c->prov, CTRSA_R_BAD_SIGNATURE,
+                    "signature verification failed: not an X9.31 block");
+        return 0;
+    }
+    if (em[o + l - 1] != d->x931_id) {
+        CTRSA_RAISE(c->prov, CTRSA_R_BAD_SIGNATURE,
+                    "signature verification failed: X9.31 hash id 0x%02x, %s's is 0x%02x",
+                    em[o + l - 1], d->name, d->x931_id);
+        return 0;
+    }
+    if (l - 1 != d->size) {
+        CTRSA_RAISE(c->prov, CTRSA_R_BAD_SIGNATURE,
+                    "signature verification failed: an X9.31 digest of %zu bytes, %s has %zu",
+                    l - 1, d->name, d->size);
+        return 0;
+    }
+    *off = o;
+    *len = l - 1;
+    return 1;
+}
 
 /* ------------------------------------------------------------------------------------ */
 /* The operations on a digest (or raw input)                                            */
@@ -82,6 +181,8 @@ static int encode_for_sign(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *tbs
         }
         memcpy(em, tbs, k);
         return 1;
+    case RSA_X931_PADDING:
+        return encode_x931(c, em, k, tbs, tbslen);
     default:
         CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode %d", c->pad_mode);
         return 0;
@@ -135,6 +236,14 @@ int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
     if (ctrsa_trace_enabled())
         ctrsa_trace("sign", ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode));
     ok = encode_for_sign(c, em, k, tbs, tbslen) && ctrsa_key_private_op(c->key, em, em);
+    if (ok && c->pad_mode == RSA_X931_PADDING) {
+        /* em is the signature now, public: X9.31 releases the smaller of s and n - s. */
+        uint8_t n[SIG_MAX_BYTES];
+
+        ok = key_modulus(c, n, k);
+        if (ok)
+            ctrsa_x931_sig_minimal(em, n, k);
+    }
     if (ok) {
         memcpy(sig, em, k);
         *siglen = k;
@@ -208,6 +317,17 @@ int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
             return 0;
         }
         return 1;
+    case RSA_X931_PADDING: {
+        size_t off = 0, len = 0;
+
+        if (!open_x931(c, em, k, &off, &len))
+            return 0;
+        if (len != tbslen || memcmp(em + off, tbs, len) != 0) {
+            CTRSA_RAISE(c->prov, CTRSA_R_BAD_SIGNATURE, "signature verification failed");
+            return 0;
+        }
+        return 1;
+    }
     default:
         CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode %d", c->pad_mode);
         return 0;
@@ -252,9 +372,13 @@ int sig_verify_recover(void *vctx, unsigned char *rout, size_t *routlen,
         off = 0;
         len = k;
         break;
+    case RSA_X931_PADDING:
+        if (!open_x931(c, em, k, &off, &len))
+            return 0;
+        break;
     default:
         CTRSA_RAISE(c->prov, CTRSA_R_INVALID_PADDING_MODE,
-                    "verify-recover works with pad-mode pkcs1 or none, not %s",
+                    "verify-recover works with pad-mode pkcs1, x931 or none, not %s",
                     ctrsa_padmode_label(c->pad_mode));
         return 0;
     }

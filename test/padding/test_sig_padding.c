@@ -2,8 +2,10 @@
  * Signature padding (padding/sig_padding.h, padding/mgf1.h) against OpenSSL as the oracle:
  * DigestInfo prefixes against the blocks OpenSSL's own RSA signatures carry, raw type-1
  * padding against RSA_padding_add_PKCS1_type_1, EMSA-PSS both ways against
- * RSA_padding_add_PKCS1_PSS_mgf1 / RSA_verify_PKCS1_PSS_mgf1, MGF1 against PKCS1_MGF1, and
- * every kind of malformed block built by hand.
+ * RSA_padding_add_PKCS1_PSS_mgf1 / RSA_verify_PKCS1_PSS_mgf1, MGF1 against PKCS1_MGF1, the
+ * X9.31 block both ways against RSA_padding_add_X931 / RSA_padding_check_X931 (every block
+ * length and every one-byte change of a valid block), and every kind of malformed block
+ * built by hand.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <stdarg.h>
@@ -785,6 +787,144 @@ static void test_pss_rejects_malformed(void **state)
     }
 }
 
+/* ---- ANSI X9.31 ---- */
+
+/* The decoder's verdict and payload against OpenSSL's RSA_padding_check_X931 on em. */
+static void x931_decode_agrees(const uint8_t *em, size_t k)
+{
+    uint8_t ref[1024];
+    size_t off = 0, len = 0;
+    ctrsa_pad_status st = ctrsa_x931_decode(em, k, &off, &len);
+    int r = RSA_padding_check_X931(ref, (int)k, em, (int)k, (int)k);
+
+    ERR_clear_error();
+    if ((st == CTRSA_PAD_OK) != (r >= 0))
+        fail_msg("X9.31 block of %zu bytes: ctrsa %s, OpenSSL %d", k,
+                 st == CTRSA_PAD_OK ? "accepts" : "refuses", r);
+    if (r >= 0) {
+        assert_int_equal(len, (size_t)r);
+        assert_true(off + len <= k);
+        if (len > 0)
+            assert_memory_equal(em + off, ref, len);
+    }
+}
+
+static void test_x931_matches_openssl(void **state)
+{
+    uint8_t payload[300], em[320], ref[320];
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(payload); i++)
+        payload[i] = (uint8_t)(i * 13 + 1);
+    for (size_t k = 3; k <= 300; k += (k < 80 ? 1 : 37)) {
+        for (size_t len = 0; len <= k; len++) {
+            ctrsa_pad_status st = ctrsa_x931_encode(em, k, payload, len);
+            int r = RSA_padding_add_X931(ref, (int)k, payload, (int)len);
+
+            ERR_clear_error();
+            assert_int_equal(st == CTRSA_PAD_OK, r == 1);
+            if (r != 1) {
+                assert_int_equal(st, CTRSA_PAD_BAD_INPUT_LENGTH);
+                continue;
+            }
+            assert_memory_equal(em, ref, k);
+            x931_decode_agrees(em, k);
+            /* Every single-byte change to a padding byte, a payload edge or the trailer,
+             * and a few values each: the same verdict as OpenSSL's check. */
+            for (size_t at = 0; at < k; at++) {
+                static const uint8_t vals[] = { 0x00, 0x6a, 0x6b, 0xba, 0xbb, 0xcc, 0xff };
+
+                if (at > 3 && at + 3 < k && at % 11 != 0)
+                    continue;
+                for (size_t v = 0; v < sizeof(vals); v++) {
+                    uint8_t keep = em[at];
+
+                    em[at] = vals[v];
+                    x931_decode_agrees(em, k);
+                    em[at] = keep;
+                }
+            }
+        }
+    }
+    /* Blocks the encoder never makes. */
+    memset(em, 0xbb, 40);
+    em[0] = 0x6b;
+    em[38] = 0xcc;                 /* no 0xba: empty payload, trailer at k - 2 */
+    x931_decode_agrees(em, 40);
+    em[1] = 0xba;                  /* 0x6b 0xba: refused, as OpenSSL refuses it */
+    x931_decode_agrees(em, 40);
+    em[0] = 0x6c;
+    x931_decode_agrees(em, 40);
+}
+
+/* The X9.31 hash ids (OpenSSL's RSA_X931_hash_id) and the digests without one. */
+static void test_x931_hash_ids(void **state)
+{
+    static const struct { const char *name; int nid; } digs[] = {
+        { "SHA1", NID_sha1 }, { "SHA2-224", NID_sha224 }, { "SHA2-256", NID_sha256 },
+        { "SHA2-384", NID_sha384 }, { "SHA2-512", NID_sha512 },
+        { "SHA2-512/256", NID_sha512_256 }, { "SHA3-256", NID_sha3_256 }, { "MD5", NID_md5 },
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(digs) / sizeof(digs[0]); i++) {
+        const ctrsa_digest_info *d = ctrsa_digest_info_lookup(digs[i].name);
+        int id = RSA_X931_hash_id(digs[i].nid);
+
+        assert_non_null(d);
+        assert_int_equal(d->x931_id, id < 0 ? 0 : id);
+    }
+}
+
+/* min(s, n - s) and its inverse on the verifier's side, against BN. */
+static void test_x931_representative(void **state)
+{
+    uint8_t n[128], s[128], t[128];
+    BIGNUM *bn = BN_new(), *bs = BN_new(), *bt = BN_new();
+    (void)state;
+
+    assert_non_null(bn);
+    for (int round = 0; round < 200; round++) {
+        size_t k = 64 + (size_t)(round % 65);
+
+        assert_int_equal(RAND_bytes(n, (int)k), 1);
+        n[0] |= 0x80;
+        n[k - 1] |= 1;
+        assert_int_equal(RAND_bytes(s, (int)k), 1);
+        s[0] &= 0x7f;
+        if (round % 3 == 0)
+            s[0] = 0;
+        BN_bin2bn(n, (int)k, bn);
+        BN_bin2bn(s, (int)k, bs);
+        BN_sub(bt, bn, bs);
+        memcpy(t, s, k);
+        ctrsa_x931_sig_minimal(t, n, k);
+        BN_bin2bn(t, (int)k, bt);
+        /* t is s or n - s, and t <= n - t */
+        {
+            BIGNUM *other = BN_new();
+
+            BN_sub(other, bn, bt);
+            assert_true(BN_cmp(bt, other) <= 0);
+            assert_true(BN_cmp(bt, bs) == 0 || BN_cmp(other, bs) == 0);
+            BN_free(other);
+        }
+        /* a block ending in 0xcc is kept; its negation n - m is mapped back to it */
+        s[k - 1] = 0xcc;
+        memcpy(t, s, k);
+        ctrsa_x931_block_from_public(t, n, k);
+        assert_memory_equal(t, s, k);
+        BN_bin2bn(s, (int)k, bs);
+        BN_sub(bt, bn, bs);
+        assert_int_equal(BN_bn2binpad(bt, t, (int)k), (int)k);
+        ctrsa_x931_block_from_public(t, n, k);
+        assert_memory_equal(t, s, k);
+    }
+    BN_free(bn);
+    BN_free(bs);
+    BN_free(bt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -800,6 +940,9 @@ int main(void)
         cmocka_unit_test(test_pss_salt_is_random),
         cmocka_unit_test(test_pss_argument_errors),
         cmocka_unit_test(test_pss_rejects_malformed),
+        cmocka_unit_test(test_x931_matches_openssl),
+        cmocka_unit_test(test_x931_hash_ids),
+        cmocka_unit_test(test_x931_representative),
     };
 
     return cmocka_run_group_tests_name("sig_padding", tests, NULL, NULL);
