@@ -61,8 +61,8 @@ void ctbn_modexp_public_vartime(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_l
 {
     const ctbn_backend *be = ctbn_backend_active();
     /* the hook's decision depends only on public values (backend.h) */
-    if (be->modexp_public_vartime != NULL &&
-        be->modexp_public_vartime(ctx, r, b, e, en, scratch))
-        return;
-    ctbn_modexp_public_vartime_generic(be, ctx, r, b, e, en, scratch);
+    if (be->modexp_public_vartime == NULL ||
+        !be->modexp_public_vartime(ctx, r, b, e, en, scratch))
+        ctbn_modexp_public_vartime_generic(be, ctx, r, b, e, en, scratch);
+    ctbn_clear_vector_regs(); /* b may be secret */
 }

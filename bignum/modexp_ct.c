@@ -85,9 +85,9 @@ void ctbn_modexp_ct(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *b,
 {
     const ctbn_backend *be = ctbn_backend_active();
     /* the hook's decision depends only on public sizes (backend.h) */
-    if (be->modexp_ct != NULL && be->modexp_ct(ctx, r, b, e, e_bits, scratch))
-        return;
-    ctbn_modexp_ct_generic(be, ctx, r, b, e, e_bits, scratch);
+    if (be->modexp_ct == NULL || !be->modexp_ct(ctx, r, b, e, e_bits, scratch))
+        ctbn_modexp_ct_generic(be, ctx, r, b, e, e_bits, scratch);
+    ctbn_clear_vector_regs();
 }
 
 void ctbn_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
@@ -97,8 +97,11 @@ void ctbn_modexp2_ct(const ctbn_mont *ctx1, ctbn_limb *r1, const ctbn_limb *b1,
 {
     const ctbn_backend *be = ctbn_backend_active();
     if (be->modexp2_ct != NULL &&
-        be->modexp2_ct(ctx1, r1, b1, e1, e1_bits, ctx2, r2, b2, e2, e2_bits, scratch))
+        be->modexp2_ct(ctx1, r1, b1, e1, e1_bits, ctx2, r2, b2, e2, e2_bits, scratch)) {
+        ctbn_clear_vector_regs();
         return;
+    }
+    /* each call clears the registers */
     ctbn_modexp_ct(ctx1, r1, b1, e1, e1_bits, scratch);
     ctbn_modexp_ct(ctx2, r2, b2, e2, e2_bits, scratch + CTBN_MODEXP_SCRATCH(ctx1->n));
 }

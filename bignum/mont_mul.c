@@ -222,11 +222,13 @@ const ctbn_backend *ctbn_backend_portable(void)
 void ctbn_mont_mul(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a, const ctbn_limb *b)
 {
     ctbn_backend_active()->mont_mul(ctx, r, a, b);
+    ctbn_clear_vector_regs();
 }
 
 void ctbn_mont_sqr(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a)
 {
     ctbn_backend_active()->mont_sqr(ctx, r, a);
+    ctbn_clear_vector_regs();
 }
 
 void ctbn_to_mont(const ctbn_mont *ctx, ctbn_limb *r, const ctbn_limb *a)
