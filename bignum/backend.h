@@ -62,26 +62,7 @@ unsigned ctbn_cpu_features(void);
  * of its own so that tests can check the rule on CPUs they do not run on. CT: public. */
 unsigned ctbn_cpu_core_traits(int amd, unsigned family, unsigned features);
 
-/* ---------------------------------------------------------------------------------------
- * Clearing the vector registers (clear_regs.c)
- *
- * Every dispatching entry point (ctbn_mont_mul, ctbn_mont_sqr, ctbn_modexp_ct,
- * ctbn_modexp2_ct, ctbn_modexp_public_vartime) calls ctbn_clear_vector_regs last, after the
- * backend's hook or the generic code, so that no digit of a secret (a prime, a residue, a
- * table entry) stays in a vector register once the engine returns: a signal frame, a core
- * dump or ptrace would see it. What is cleared is the CPU's whole register file, not only
- * what the backend's kernels use: the compiled C around every backend uses SSE2, and the C
- * library's memcpy and memset pick their variant by CPU (on an AVX-512 CPU glibc's use
- * ymm16-31 and k registers, whatever the backend).
- *
- *   AVX-512F: zmm0-31 and k0-k7 (ctbn_clear_regs_avx512);
- *   AVX2:     ymm0-15 (ctbn_clear_regs_avx: VZEROALL);
- *   else:     xmm0-15 (SSE2); on CPUs other than x86-64, nothing.
- *
- * Cost: measured in docs/kernels.md ("Vector registers after a call").
- * CT: unconditional; the instruction set chosen depends on the CPU only.
- */
-void ctbn_clear_vector_regs(void);
+/* Clearing the vector registers: ctbn_clear_vector_regs in bignum.h (clear_regs.c). */
 /* Only call this when ctbn_cpu_features() has CTBN_CPU_AVX512F (clear_regs_avx512.c). */
 void ctbn_clear_regs_avx512(void);
 /* Only call this when ctbn_cpu_features() has CTBN_CPU_AVX2 (clear_regs_avx.c). */

@@ -353,4 +353,25 @@ size_t ctbn_backend_supported(const char **names, size_t max);
 ctbn_mask ctbn_mod_inverse_ct(ctbn_limb *r, const ctbn_limb *a, const ctbn_limb *m, size_t n,
                               ctbn_limb *scratch);
 
+/* ---------------------------------------------------------------------------------------
+ * Clearing the vector registers (clear_regs.c)
+ *
+ * Every dispatching entry point (ctbn_mont_mul, ctbn_mont_sqr, ctbn_modexp_ct,
+ * ctbn_modexp2_ct, ctbn_modexp_public_vartime) calls ctbn_clear_vector_regs last, after the
+ * backend's hook or the generic code, so that no digit of a secret (a prime, a residue, a
+ * table entry) stays in a vector register once the engine returns: a signal frame, a core
+ * dump or ptrace would see it. What is cleared is the CPU's whole register file, not only
+ * what the backend's kernels use: the compiled C around every backend uses SSE2, and the C
+ * library's memcpy and memset pick their variant by CPU (on an AVX-512 CPU glibc's use
+ * ymm16-31 and k registers, whatever the backend).
+ *
+ *   AVX-512F: zmm0-31 and k0-k7 (ctbn_clear_regs_avx512);
+ *   AVX2:     ymm0-15 (ctbn_clear_regs_avx: VZEROALL);
+ *   else:     xmm0-15 (SSE2); on CPUs other than x86-64, nothing.
+ *
+ * Cost: measured in docs/kernels.md ("Vector registers after a call").
+ * CT: unconditional; the instruction set chosen depends on the CPU only.
+ */
+void ctbn_clear_vector_regs(void);
+
 #endif /* CTRSA_BIGNUM_H */

@@ -160,18 +160,31 @@ void ctrsa_thread_scratch_release(void);
 #define CTRSA_SECRET_STACK_BYTES (256 * 1024)
 
 /*
- * Run fn(arg) on the calling thread's secret stack (provider/key/secret_stack.c), then zero
- * the top CTRSA_SCRUB_STACK_BYTES of that stack, whatever fn returned; returns fn's value,
- * or 0 with an error raised when the stack cannot be had (fn not run). fn's frames never
- * touch the caller's stack, whose size is the caller's business (an ASYNC job's, a
- * coroutine's), and nothing is written outside the module's own mapping. A call made while
- * already on the secret stack runs fn in place (the outermost call wipes).
- * Used around: a private operation, a blinding refresh, an encryption (the padded message
- * is secret), a secret taken out of Montgomery form, key import with a private exponent and
- * key generation. The stack is mapped once per thread (CTRSA_SECRET_STACK_BYTES and a guard
- * page) and unmapped when the thread exits.
- * CT: fn's; the switch and the wipe depend on no value.
+ * Run fn(arg) on a secret stack (provider/key/secret_stack.c), then zero what fn's frames
+ * could reach of that stack (CTRSA_SCRUB_STACK_BYTES below its top, lower if a nested call
+ * went lower) and clear the vector registers, whatever fn returned; returns fn's value, or
+ * 0 with an error raised when no stack can be had (fn not run). fn's frames never touch the
+ * caller's stack, whose size is the caller's business (an ASYNC job's, a coroutine's), and
+ * nothing is written outside the module's own mappings. The stack is the calling thread's
+ * (mapped at its first use, CTRSA_SECRET_STACK_BYTES above a guard, unmapped when the
+ * thread exits), or one mapped for this call alone when the thread's is held by a call that
+ * has not returned (paused or left in a callback). A call made on a secret stack already
+ * runs fn in place.
+ * Used around: a private operation (its blinding refresh included), an encryption (the
+ * padded message is secret), RSASVE, a secret taken out of Montgomery form, key import with
+ * a private exponent and key generation.
+ * CT: fn's; the switch and the wipe depend on no secret.
  */
 int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg);
+
+/*
+ * Run fn(arg) back on the stack of the caller of the innermost ctrsa_on_secret_stack, just
+ * below where that call left it, if the calling code runs on a secret stack; else in place.
+ * For callbacks into the application (a key generation's progress callback): its code, its
+ * stack checks and its garbage collector's stack scan, a pause of its ASYNC job or a
+ * longjmp out of it all see the stack it called ctrsa on. On CPUs without
+ * ctrsa_call_on_stack (secret_stack.c) fn runs in place. Returns fn's value.
+ */
+int ctrsa_off_secret_stack(int (*fn)(void *), void *arg);
 
 #endif

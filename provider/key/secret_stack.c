@@ -1,35 +1,45 @@
 /*
- * The secret stack (contract in rsa_key.h, ctrsa_on_secret_stack): secret work runs on a
- * stack the module owns, one per thread, so that its frames never land on the caller's
- * stack, whose size ctrsa cannot know (a thread's near its end, an OpenSSL ASYNC job's
- * 32 KiB on the heap, a coroutine's), and so that the wipe after each use touches only
- * memory the module mapped. A leaf: it uses nothing of the key object.
+ * The secret stack (contracts in rsa_key.h: ctrsa_on_secret_stack, ctrsa_off_secret_stack):
+ * secret work runs on a stack the module owns, so that its frames never land on the
+ * caller's stack, whose size ctrsa cannot know (a thread's near its end, an OpenSSL ASYNC
+ * job's 32 KiB on the heap, a coroutine's), and so that the wipe after each use touches
+ * only memory the module mapped. A leaf: it uses nothing of the key object.
  *
- * Layout: one mapping per thread, a PROT_NONE guard page below CTRSA_SECRET_STACK_BYTES of
- * stack, made at the thread's first secret operation and unmapped at thread exit (the
- * thread-specific-data destructor, as the scratch area's: scratch.c), or for the calling
- * thread at module teardown.
+ * Stacks: each thread has one, mapped at its first secret call (CTRSA_SECRET_STACK_BYTES
+ * above a PROT_NONE guard, kept out of core dumps) and unmapped by the thread-specific-data
+ * destructor when the thread exits (the calling thread's by the module's destructor). A
+ * call that finds the thread's stack in use by a call that has not returned (an ASYNC job
+ * paused in a key generation's progress callback, or a callback left by longjmp) runs on a
+ * stack mapped for that call alone and unmapped after it: never on top of another call's
+ * frames, never on the caller's stack.
  *
- * The switch: ctrsa_call_on_stack (secret_stack_<arch>.S) where the architecture has one,
- * makecontext/swapcontext elsewhere (a signal-mask system call each way: about 3 us a round
- * trip on x86-64, too much for a public-key encryption). Under ASan the switch is announced
- * (__sanitizer_start_switch_fiber), under valgrind the stack is registered.
+ * A call made while already on a secret stack (a signal handler's) runs in place, and the
+ * outermost call's wipe reaches down as far as such a nested call could have gone.
  *
- * Secret: what the frames held; the top CTRSA_SCRUB_STACK_BYTES are zeroed after every
- * outermost use, whatever the function returned. Public: sizes, whether a call is nested.
+ * The switch: ctrsa_call_on_stack (secret_stack_<arch>.S) on x86-64 and aarch64; elsewhere
+ * makecontext/swapcontext (a signal-mask system call each way: about 3 us a round trip on
+ * x86-64, too slow for the hot paths there), where callbacks stay on the secret stack. ASan
+ * is told of every switch (__sanitizer_*_switch_fiber), valgrind of the thread's stack.
+ *
+ * Secret: what the frames held; wiped from a frame on the secret stack after every outermost
+ * use, whatever fn returned, and the vector registers cleared after. Public: sizes, depths,
+ * whether a stack was in use.
  */
+#include <alloca.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "bignum.h"
 #include "rsa_key.h"
 
 #if defined(__x86_64__) || defined(__aarch64__)
 #define SWITCH_ASM 1
-/* secret_stack_<arch>.S: calls fn(arg) with the stack pointer at top (16-byte aligned) and
- * returns its value with the caller's stack pointer back. */
-int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top);
+/* secret_stack_<arch>.S: stores the stack pointer it leaves in *left, calls fn(arg) with
+ * the stack pointer at top (16-byte aligned) and returns fn's value with the caller's stack
+ * pointer back. */
+int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top, void **left);
 #else
 #define SWITCH_ASM 0
 #include <ucontext.h>
@@ -47,47 +57,75 @@ int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top);
 #endif
 
 #if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
 #define SWITCH_VALGRIND 1
 #endif
 #endif
 
-typedef struct secret_stack {
-    uint8_t *map;      /* the mapping: guard page, then the stack */
-    size_t map_len;
-    uint8_t *base;     /* lowest address of the stack */
-    int depth;         /* secret calls running on this thread (nested ones run in place) */
-    struct crossing *pending; /* the call the next switch runs */
-    unsigned vg_id;    /* valgrind's stack id */
-#if !SWITCH_ASM
-    ucontext_t caller, callee;
-#endif
-} secret_stack;
+#define GUARD_BYTES (64 * 1024) /* more than the largest frame of the engine (16.2 KB) */
 
-/* One call crossing to the secret stack. */
+/* One call running on a secret stack. Lives in ctrsa_on_secret_stack's frame. */
 typedef struct crossing {
     int (*fn)(void *);
     void *arg;
     int ret;
-    const void *caller_bottom; /* ASan: the caller's stack, to switch back to */
+    uint8_t *lo, *hi;          /* the stack it runs on */
+    uintptr_t low;             /* the wipe reaches down to here (nested calls lower it) */
+    void *caller_sp;           /* where it left the caller's stack: callbacks run below */
+    struct crossing *outer;    /* the call that was current before this one */
+    void *caller_fake;         /* ASan: the caller's stack, to switch back to */
+    const void *caller_bottom;
     size_t caller_size;
+#if !SWITCH_ASM
+    ucontext_t caller, callee;
+#endif
 } crossing;
+
+typedef struct secret_stack {
+    uint8_t *map;       /* the thread's mapping: guard, then the stack */
+    uint8_t *base;      /* lowest address of the stack */
+    int busy;           /* a call is running on it (or was left without returning) */
+    crossing *current;  /* the innermost call running on a secret stack, NULL if none */
+    unsigned vg_id;     /* valgrind's stack id */
+} secret_stack;
 
 static pthread_key_t stack_key;
 static pthread_once_t stack_once = PTHREAD_ONCE_INIT;
 static int stack_key_ok;
+
+/* A mapping of guard and stack; NULL if none could be had. */
+static uint8_t *map_stack(void)
+{
+    size_t len = GUARD_BYTES + CTRSA_SECRET_STACK_BYTES;
+    uint8_t *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED)
+        return NULL;
+    if (mprotect(map, GUARD_BYTES, PROT_NONE) != 0) {
+        munmap(map, len);
+        return NULL;
+    }
+#ifdef MADV_DONTDUMP
+    (void)madvise(map + GUARD_BYTES, CTRSA_SECRET_STACK_BYTES, MADV_DONTDUMP);
+#endif
+    return map;
+}
+
+/* Unmapping discards the contents: nothing of them is readable afterwards. */
+static void unmap_stack(uint8_t *map)
+{
+    munmap(map, GUARD_BYTES + CTRSA_SECRET_STACK_BYTES);
+}
 
 static void stack_free(void *arg)
 {
     secret_stack *s = arg;
     if (s == NULL)
         return;
-    /* Unmapping discards the contents: nothing of them is readable afterwards. */
 #ifdef SWITCH_VALGRIND
     VALGRIND_STACK_DEREGISTER(s->vg_id);
 #endif
-    munmap(s->map, s->map_len);
+    unmap_stack(s->map);
     munmap(s, sizeof(*s));
 }
 
@@ -100,16 +138,15 @@ __attribute__((destructor)) static void stack_key_delete(void)
 {
     if (stack_key_ok) {
         secret_stack *s = pthread_getspecific(stack_key);
-        /* Not while this thread runs on it (a destructor called from secret work). */
-        if (s != NULL && s->depth == 0) {
-            stack_free(s);
+        if (s != NULL && !s->busy) { /* not under a call that has not returned */
             pthread_setspecific(stack_key, NULL);
+            stack_free(s);
         }
     }
 }
 
 /* The calling thread's stack, mapped at its first use; NULL with an error raised. The
- * descriptor itself is mapped too (not malloc'ed), so that leak checkers that do not scan
+ * descriptor is mapped too (not malloc'ed): leak checkers that do not scan the
  * thread-specific data of a dlopen'ed module see nothing lost. */
 static secret_stack *this_thread_stack(CTRSA_PROVCTX *prov)
 {
@@ -121,27 +158,52 @@ static secret_stack *this_thread_stack(CTRSA_PROVCTX *prov)
     secret_stack *s = pthread_getspecific(stack_key);
     if (s != NULL)
         return s;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = page + CTRSA_SECRET_STACK_BYTES;
     s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    uint8_t *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (s == MAP_FAILED || map == MAP_FAILED || mprotect(map, page, PROT_NONE) != 0
-        || pthread_setspecific(stack_key, s) != 0) {
+    uint8_t *map = map_stack();
+    if (s == MAP_FAILED || map == NULL) {
         if (s != MAP_FAILED)
             munmap(s, sizeof(*s));
-        if (map != MAP_FAILED)
-            munmap(map, len);
-        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "a secret stack (%zu bytes)", len);
+        if (map != NULL)
+            unmap_stack(map);
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "a secret stack (%d KiB)",
+                    CTRSA_SECRET_STACK_BYTES / 1024);
         return NULL;
     }
-    memset(s, 0, sizeof(*s));
-    s->map = map;
-    s->map_len = len;
-    s->base = map + page;
+    s->map = map; /* the mapping is zero-filled: busy = 0, current = NULL */
+    s->base = map + GUARD_BYTES;
 #ifdef SWITCH_VALGRIND
-    s->vg_id = VALGRIND_STACK_REGISTER(s->base, s->base + CTRSA_SECRET_STACK_BYTES);
+    s->vg_id = VALGRIND_STACK_REGISTER(s->base, s->base + CTRSA_SECRET_STACK_BYTES - 1);
 #endif
+    if (pthread_setspecific(stack_key, s) != 0) { /* published only when filled in */
+        stack_free(s);
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "a secret stack");
+        return NULL;
+    }
     return s;
+}
+
+static uintptr_t stack_pointer(void)
+{
+    return (uintptr_t)__builtin_frame_address(0);
+}
+
+static int runs_on(const crossing *c, uintptr_t sp)
+{
+    return c != NULL && sp >= (uintptr_t)c->lo && sp < (uintptr_t)c->hi;
+}
+
+/* Zeroes the secret stack from just below this frame down to c->low, from a frame of its
+ * own (alloca), so that every byte written is live stack to the tools that watch. */
+static __attribute__((noinline)) void wipe(const crossing *c)
+{
+    uintptr_t here = stack_pointer();
+    uintptr_t low = c->low > (uintptr_t)c->lo + 4096 ? c->low : (uintptr_t)c->lo + 4096;
+    if (here <= low + 256)
+        return;
+    size_t n = here - low - 256;
+    uint8_t *area = alloca(n);
+    memset(area, 0, n);
+    __asm__ volatile("" : : "r"(area) : "memory");
 }
 
 /* Runs on the secret stack. */
@@ -152,6 +214,7 @@ static int entry(void *p)
     __sanitizer_finish_switch_fiber(NULL, &c->caller_bottom, &c->caller_size);
 #endif
     c->ret = c->fn(c->arg);
+    wipe(c);
 #ifdef SWITCH_ASAN
     /* NULL: this visit to the secret stack ends here */
     __sanitizer_start_switch_fiber(NULL, c->caller_bottom, c->caller_size);
@@ -159,45 +222,30 @@ static int entry(void *p)
     return c->ret;
 }
 
-#if !SWITCH_ASM
-static void uc_entry(void)
+#if SWITCH_ASM
+static int switch_and_call(crossing *c)
 {
-    secret_stack *s = pthread_getspecific(stack_key);
-    entry(s->pending);
-}
-
-static int switch_and_call(secret_stack *s, crossing *c)
-{
-    if (getcontext(&s->callee) != 0)
-        return 0;
-    s->callee.uc_stack.ss_sp = s->base;
-    s->callee.uc_stack.ss_size = CTRSA_SECRET_STACK_BYTES;
-    s->callee.uc_link = &s->caller;
-    makecontext(&s->callee, uc_entry, 0);
-    s->pending = c;
-    if (swapcontext(&s->caller, &s->callee) != 0)
-        return 0;
+    ctrsa_call_on_stack(c, entry, c->hi, &c->caller_sp);
     return 1;
 }
 #else
-static int switch_and_call(secret_stack *s, crossing *c)
+static void uc_entry(void)
 {
-    ctrsa_call_on_stack(c, entry, s->base + CTRSA_SECRET_STACK_BYTES);
-    return 1;
+    secret_stack *s = pthread_getspecific(stack_key);
+    entry(s->current);
 }
-#endif
 
-/* Zeroes the part of the secret stack that the secret frames reach. */
-static void wipe(secret_stack *s)
+static int switch_and_call(crossing *c)
 {
-    uint8_t *low = s->base + CTRSA_SECRET_STACK_BYTES - CTRSA_SCRUB_STACK_BYTES;
-#ifdef SWITCH_VALGRIND
-    /* below the stack pointer, so memcheck holds it unaddressable until this store */
-    VALGRIND_MAKE_MEM_UNDEFINED(low, CTRSA_SCRUB_STACK_BYTES);
-#endif
-    memset(low, 0, CTRSA_SCRUB_STACK_BYTES);
-    __asm__ volatile("" : : "r"(low) : "memory");
+    if (getcontext(&c->callee) != 0)
+        return 0;
+    c->callee.uc_stack.ss_sp = c->lo;
+    c->callee.uc_stack.ss_size = (size_t)(c->hi - c->lo);
+    c->callee.uc_link = &c->caller;
+    makecontext(&c->callee, uc_entry, 0);
+    return swapcontext(&c->caller, &c->callee) == 0;
 }
+#endif
 
 /* Contract in rsa_key.h. */
 int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
@@ -205,23 +253,97 @@ int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
     secret_stack *s = this_thread_stack(prov);
     if (s == NULL)
         return 0;
-    if (s->depth > 0)
-        return fn(arg); /* already on it; the outermost call wipes */
-    crossing c = { .fn = fn, .arg = arg };
-    s->depth = 1;
+    uintptr_t sp = stack_pointer();
+    if (runs_on(s->current, sp)) {
+        /* nested: in place; the current call's wipe then reaches below this one's frames */
+        crossing *cur = s->current;
+        uintptr_t reach = sp - (uintptr_t)cur->lo > CTRSA_SCRUB_STACK_BYTES
+                              ? sp - CTRSA_SCRUB_STACK_BYTES : (uintptr_t)cur->lo;
+        if (reach < cur->low)
+            cur->low = reach;
+        return fn(arg);
+    }
+    crossing c = { .fn = fn, .arg = arg, .outer = s->current };
+    uint8_t *own = NULL; /* a mapping for this call alone, when the thread's is in use */
+    if (!s->busy) {
+        s->busy = 1;
+        c.lo = s->base;
+    } else if ((own = map_stack()) != NULL) {
+        c.lo = own + GUARD_BYTES;
+    } else {
+        CTRSA_RAISE(prov, CTRSA_R_MALLOC_FAILURE, "a secret stack (%d KiB)",
+                    CTRSA_SECRET_STACK_BYTES / 1024);
+        return 0;
+    }
+    c.hi = c.lo + CTRSA_SECRET_STACK_BYTES;
+    c.low = (uintptr_t)c.hi - CTRSA_SCRUB_STACK_BYTES;
+    s->current = &c;
 #ifdef SWITCH_ASAN
-    void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, s->base, CTRSA_SECRET_STACK_BYTES);
+    __sanitizer_start_switch_fiber(&c.caller_fake, c.lo, CTRSA_SECRET_STACK_BYTES);
 #endif
-    int switched = switch_and_call(s, &c);
+    int switched = switch_and_call(&c);
 #ifdef SWITCH_ASAN
-    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+    __sanitizer_finish_switch_fiber(c.caller_fake, NULL, NULL);
 #endif
-    s->depth = 0;
-    wipe(s);
+    s->current = c.outer;
+    if (own != NULL)
+        unmap_stack(own);
+    else
+        s->busy = 0;
+    ctbn_clear_vector_regs();
     if (!switched) {
         CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "could not switch to the secret stack");
         return 0;
     }
     return c.ret;
+}
+
+#if SWITCH_ASM
+/* A callback's trip back to the caller's stack. */
+typedef struct callback_trip {
+    crossing *c;
+    int (*fn)(void *);
+    void *arg;
+    void *secret_fake; /* ASan: the secret stack, to switch back to */
+} callback_trip;
+
+/* Runs on the caller's stack, below where the secret call left it. */
+static int off_entry(void *p)
+{
+    callback_trip *t = p;
+#ifdef SWITCH_ASAN
+    __sanitizer_finish_switch_fiber(t->c->caller_fake, NULL, NULL);
+#endif
+    int r = t->fn(t->arg);
+#ifdef SWITCH_ASAN
+    __sanitizer_start_switch_fiber(&t->c->caller_fake, t->c->lo,
+                                   (size_t)(t->c->hi - t->c->lo));
+#endif
+    return r;
+}
+#endif
+
+/* Contract in rsa_key.h. */
+int ctrsa_off_secret_stack(int (*fn)(void *), void *arg)
+{
+#if SWITCH_ASM
+    secret_stack *s = stack_key_ok ? pthread_getspecific(stack_key) : NULL;
+    crossing *c = s != NULL ? s->current : NULL;
+    if (!runs_on(c, stack_pointer()))
+        return fn(arg);
+    callback_trip t = { .c = c, .fn = fn, .arg = arg };
+    void *left;
+    s->current = c->outer; /* during the callback, no secret call is current */
+#ifdef SWITCH_ASAN
+    __sanitizer_start_switch_fiber(&t.secret_fake, c->caller_bottom, c->caller_size);
+#endif
+    int r = ctrsa_call_on_stack(&t, off_entry, c->caller_sp, &left);
+#ifdef SWITCH_ASAN
+    __sanitizer_finish_switch_fiber(t.secret_fake, NULL, NULL);
+#endif
+    s->current = c;
+    return r;
+#else
+    return fn(arg);
+#endif
 }

@@ -1,10 +1,11 @@
 /*
- * int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top)
+ * int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top, void **left)
  *
- * Calls fn(arg) with the stack pointer at top and returns fn's value, the caller's stack
- * pointer restored. top is the (exclusive) high end of a stack the caller owns, 16-byte
- * aligned; fn's frames are below it. Standard AAPCS64: arg in x0 (passed on unchanged), fn
- * in x1, top in x2, the result in w0. The caller's stack pointer is kept in x29 (the frame
+ * Stores in *left the stack pointer it leaves (everything at and above it belongs to the
+ * caller), calls fn(arg) with the stack pointer at top and returns fn's value, the caller's
+ * stack pointer restored. top is the (exclusive) high end of a stack the caller owns,
+ * 16-byte aligned; fn's frames are below it. Standard AAPCS64: arg in x0 (passed on
+ * unchanged), fn in x1, top in x2, left in x3, the result in w0. The caller's stack pointer is kept in x29 (the frame
  * pointer, callee-saved), so fn returns to it; x29 and x30 are saved on the caller's stack
  * as a standard frame record, so unwinders walk from fn's frames back to the caller's.
  * CT: no data-dependent branch or access; what fn does is fn's.
@@ -23,6 +24,7 @@ ctrsa_call_on_stack:
         .cfi_offset x30, -8
         mov     x29, sp
         .cfi_def_cfa_register x29
+        str     x29, [x3]
         mov     sp, x2
         blr     x1
         mov     sp, x29
@@ -36,3 +38,30 @@ ctrsa_call_on_stack:
         .size   ctrsa_call_on_stack, .-ctrsa_call_on_stack
 
         .section .note.GNU-stack,"",%progbits
+
+/* Built with branch protection (-mbranch-protection), say so: the linker marks ctrsa.so
+ * BTI/PAC only if every object carries the note. BTI c is above; the function makes no
+ * indirect return through a signed address (x30 is saved and restored unchanged). */
+#if defined(__ARM_FEATURE_BTI_DEFAULT) || defined(__ARM_FEATURE_PAC_DEFAULT)
+#if defined(__ARM_FEATURE_BTI_DEFAULT)
+#define PROPERTY_BTI 1
+#else
+#define PROPERTY_BTI 0
+#endif
+#if defined(__ARM_FEATURE_PAC_DEFAULT)
+#define PROPERTY_PAC 2
+#else
+#define PROPERTY_PAC 0
+#endif
+        .pushsection .note.gnu.property, "a"
+        .balign 8
+        .long   4                       /* name size */
+        .long   16                      /* descriptor size */
+        .long   5                       /* NT_GNU_PROPERTY_TYPE_0 */
+        .asciz  "GNU"
+        .long   0xc0000000              /* GNU_PROPERTY_AARCH64_FEATURE_1_AND */
+        .long   4
+        .long   (PROPERTY_BTI | PROPERTY_PAC)
+        .long   0
+        .popsection
+#endif

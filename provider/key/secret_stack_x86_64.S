@@ -1,10 +1,12 @@
 /*
- * int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top)
+ * int ctrsa_call_on_stack(void *arg, int (*fn)(void *), void *top, void **left)
  *
- * Calls fn(arg) with the stack pointer at top and returns fn's value, the caller's stack
- * pointer restored. top is the (exclusive) high end of a stack the caller owns, 16-byte
- * aligned; fn's frames are below it. Standard x86-64 System V ABI: arg in %rdi (passed on
- * unchanged), fn in %rsi, top in %rdx, the result in %eax. The caller's stack pointer is
+ * Stores in *left the stack pointer it leaves (16-byte aligned; everything at and above it
+ * belongs to the caller), calls fn(arg) with the stack pointer at top and returns fn's
+ * value, the caller's stack pointer restored. top is the (exclusive) high end of a stack
+ * the caller owns, 16-byte aligned; fn's frames are below it. Standard x86-64 System V ABI:
+ * arg in %rdi (passed on unchanged), fn in %rsi, top in %rdx, left in %rcx, the result in
+ * %eax. The caller's stack pointer is
  * kept in %rbp, callee-saved, so fn returns to it; %rbp's own value is saved on the
  * caller's stack. The frame is a standard %rbp frame, so unwinders and debuggers walk from
  * fn's frames back to the caller's.
@@ -29,6 +31,7 @@ ctrsa_call_on_stack:
         .cfi_offset %rbp, -16
         movq    %rsp, %rbp
         .cfi_def_cfa_register %rbp
+        movq    %rsp, (%rcx)
         movq    %rdx, %rsp
         callq   *%rsi
         movq    %rbp, %rsp

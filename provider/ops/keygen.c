@@ -280,7 +280,19 @@ const OSSL_PARAM *ctrsa_rsapss_gen_settable_params(void *genctx, void *provctx)
 
 /* ---- generation: the request for the key object's side (provider/key/rsa_keygen.c) ---- */
 
-/* Progress to OpenSSL's callback as "potential" / "iteration", like the default provider. */
+typedef struct progress_call {
+    ctrsa_genctx *ctx;
+    OSSL_PARAM *params;
+} progress_call;
+
+static int progress_call_fn(void *arg)
+{
+    progress_call *p = arg;
+    return p->ctx->cb(p->params, p->ctx->cbarg);
+}
+
+/* Progress to OpenSSL's callback as "potential" / "iteration", like the default provider;
+ * the callback runs on the stack the application called ctrsa on. */
 static int gen_progress(void *arg, int stage, int count)
 {
     ctrsa_genctx *ctx = arg;
@@ -291,7 +303,8 @@ static int gen_progress(void *arg, int stage, int count)
     params[0] = OSSL_PARAM_construct_int(OSSL_GEN_PARAM_POTENTIAL, &stage);
     params[1] = OSSL_PARAM_construct_int(OSSL_GEN_PARAM_ITERATION, &count);
     params[2] = OSSL_PARAM_construct_end();
-    return ctx->cb(params, ctx->cbarg);
+    progress_call p = { ctx, params };
+    return ctrsa_off_secret_stack(progress_call_fn, &p);
 }
 
 void *ctrsa_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)

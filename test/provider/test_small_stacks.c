@@ -3,8 +3,10 @@
  * thread's, as programs run them: inside OpenSSL's ASYNC jobs (SSL_MODE_ASYNC, `openssl
  * speed -async_jobs`: a stack of 32 KiB that OpenSSL allocates on the heap), on a coroutine
  * stack of 40 KiB whose 24 KiB below are filled with a pattern that must survive, and in a
- * thread made with a 40 KiB stack. The provider may not write past the end of the stack it
- * is called on, nor need more of it than OpenSSL's own code does. Each context runs: key
+ * thread made with a 40 KiB stack; and while a key generation in an ASYNC job is paused in
+ * its progress callback, everything again on a 24 KiB coroutine, with no more of its stack
+ * used than when nothing is paused. The provider may not write past the end of the stack
+ * it is called on, nor need more of it than OpenSSL's own code does. Each context runs: key
  * generation, key import with a private exponent, export, PKCS#1 v1.5 and PSS signatures,
  * verification, OAEP encryption and decryption, and RSASVE (encapsulate, decapsulate); the
  * default provider checks every result.
@@ -210,20 +212,22 @@ static void co_body(void)
     co_result = every_operation("coroutine");
 }
 
-static void test_coroutine(void **state)
+/* Every operation on a coroutine stack of stack_bytes with CO_WATCH bytes below it, all
+ * filled with a pattern: asserts that the operations passed and that nothing below the
+ * stack was written; returns how much of the stack was used. */
+static size_t on_coroutine(size_t stack_bytes)
 {
-    (void)state;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = page + CO_WATCH + CO_STACK;
+    size_t len = page + CO_WATCH + stack_bytes;
     uint8_t *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(map != MAP_FAILED);
     assert_int_equal(mprotect(map, page, PROT_NONE), 0); /* past the watch: a fault */
-    uint8_t *watch = map + page;
-    memset(watch, CO_PATTERN, CO_WATCH);
+    uint8_t *watch = map + page, *stack = watch + CO_WATCH;
+    memset(watch, CO_PATTERN, CO_WATCH + stack_bytes);
 
     assert_int_equal(getcontext(&co_callee), 0);
-    co_callee.uc_stack.ss_sp = watch + CO_WATCH;
-    co_callee.uc_stack.ss_size = CO_STACK;
+    co_callee.uc_stack.ss_sp = stack;
+    co_callee.uc_stack.ss_size = stack_bytes;
     co_callee.uc_link = &co_caller;
     makecontext(&co_callee, co_body, 0);
     co_result = 0;
@@ -236,7 +240,96 @@ static void test_coroutine(void **state)
     if (touched != 0)
         fprintf(stderr, "%zu bytes below the coroutine's stack were overwritten\n", touched);
     assert_int_equal(touched, 0);
+    size_t lowest = 0;
+    while (lowest < stack_bytes && stack[lowest] == CO_PATTERN)
+        lowest++;
     munmap(map, len);
+    return stack_bytes - lowest;
+}
+
+static void test_coroutine(void **state)
+{
+    (void)state;
+    on_coroutine(CO_STACK);
+}
+
+/* ---- a key generation paused in its progress callback ---- */
+
+/* The progress callback runs on the stack the job called ctrsa on (not on ctrsa's own), so
+ * the job can pause there; while it is paused, the thread's other work (here, every
+ * operation on a coroutine) gets a stack of its own from ctrsa: it never runs on top of the
+ * paused generation, nor falls back onto the caller's stack. */
+#define PAUSE_STACK (24 * 1024)
+
+static uintptr_t job_frame, callback_frame;
+static int paused_once, pause_result;
+
+static int pause_in_progress(EVP_PKEY_CTX *ctx)
+{
+    (void)ctx;
+    volatile char here;
+    callback_frame = (uintptr_t)&here;
+    if (!paused_once) {
+        paused_once = 1;
+        ASYNC_pause_job();
+    }
+    return 1;
+}
+
+static int paused_keygen_body(void *arg)
+{
+    (void)arg;
+    volatile char here;
+    job_frame = (uintptr_t)&here;
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(env.libctx, "RSA", tu_propq());
+    pause_result = ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1 && tu_ctx_in_provider(ctx)
+                   && EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, 1024) == 1;
+    if (pause_result) {
+        EVP_PKEY_CTX_set_cb(ctx, pause_in_progress);
+        pause_result = EVP_PKEY_generate(ctx, &key) == 1;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    return 1;
+}
+
+static void test_paused_keygen(void **state)
+{
+    (void)state;
+    if (!ASYNC_is_capable()) {
+        skip();
+        return;
+    }
+    ASYNC_JOB *job = NULL;
+    ASYNC_WAIT_CTX *wctx = ASYNC_WAIT_CTX_new();
+    int ret = 0;
+    assert_non_null(wctx);
+    size_t baseline_use = on_coroutine(PAUSE_STACK);
+    paused_once = 0;
+    assert_int_equal(ASYNC_start_job(&job, wctx, &ret, paused_keygen_body, NULL, 0),
+                     ASYNC_PAUSE);
+    /* the callback ran on the job's stack, a few KiB below the job's own frame */
+    uintptr_t gap = job_frame > callback_frame ? job_frame - callback_frame : ~(uintptr_t)0;
+    if (gap >= 32 * 1024)
+        fprintf(stderr, "the progress callback ran %#zx bytes from the job's frame\n",
+                (size_t)gap);
+    assert_true(gap < 32 * 1024);
+
+    /* while it is paused: every operation on a coroutine, with no more of its stack than
+     * when nothing is paused (the engine's frames are on a stack of ctrsa's) */
+    size_t paused_use = on_coroutine(PAUSE_STACK);
+    if (paused_use > baseline_use + 2048)
+        fprintf(stderr, "with a generation paused, the operations used %zu bytes of the "
+                "caller's stack, against %zu otherwise\n", paused_use, baseline_use);
+    assert_true(paused_use <= baseline_use + 2048);
+
+    /* then the generation goes on where it paused, and finishes */
+    assert_int_equal(ASYNC_start_job(&job, wctx, &ret, paused_keygen_body, NULL, 0),
+                     ASYNC_FINISH);
+    assert_int_equal(pause_result, 1);
+    ASYNC_WAIT_CTX_free(wctx);
+    ASYNC_cleanup_thread();
 }
 
 /* ---- in a thread with a small stack ---- */
@@ -293,6 +386,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_async_job),
         cmocka_unit_test(test_coroutine),
+        cmocka_unit_test(test_paused_keygen),
         cmocka_unit_test(test_small_thread),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
