@@ -17,7 +17,14 @@
 
 typedef struct ctrsa_provctx {
     const OSSL_CORE_HANDLE *handle;
-    OSSL_LIB_CTX *libctx; /* child library context: digests and randomness come from here */
+    /* Digests and randomness come from here: the core's own library context when ctrsa
+     * runs in the libcrypto that loaded it (libctx_is_child 0), else a child library
+     * context, made at init and freed at teardown. The core's own is never freed by
+     * ctrsa, so a teardown that comes after the application freed that context (keys
+     * freed after their OSSL_LIB_CTX, an order OpenSSL leaves undefined) touches nothing
+     * of it. */
+    OSSL_LIB_CTX *libctx;
+    int libctx_is_child;
     unsigned long core_version; /* the loading core's version (core_version.h), 0 if unknown */
     int core_is_other_copy; /* the core is not the libcrypto ctrsa links (libcrypto_copy.h) */
 } CTRSA_PROVCTX;

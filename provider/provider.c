@@ -207,11 +207,15 @@ static void ctrsa_teardown(void *provctx)
     if (prov == NULL)
         return;
     ctrsa_thread_scratch_release();
-    /* In a core of its own, ctrsa's libcrypto may already be cleaned up (libcrypto_copy.c) */
-    if (!prov->core_is_other_copy || ctrsa_own_libcrypto_alive())
-        OSSL_LIB_CTX_free(prov->libctx);
-    else
-        ctrsa_own_libcrypto_abandon(prov->libctx);
+    /* The core's own library context is the application's to free (prov.h); a child is
+     * ctrsa's, and in a core of its own ctrsa's libcrypto may already be cleaned up
+     * (libcrypto_copy.c). */
+    if (prov->libctx_is_child) {
+        if (!prov->core_is_other_copy || ctrsa_own_libcrypto_alive())
+            OSSL_LIB_CTX_free(prov->libctx);
+        else
+            ctrsa_own_libcrypto_abandon(prov->libctx);
+    }
     free(prov);
 }
 
@@ -283,6 +287,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
 {
     CTRSA_PROVCTX *prov;
     OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
+    OSSL_FUNC_core_get_libctx_fn *core_get_libctx = NULL;
     const OSSL_DISPATCH *d;
     /* From the core: its version, and the `trace` key of ctrsa's configuration section. */
     const char *core_version = NULL, *trace = NULL;
@@ -312,6 +317,8 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     for (d = in; d->function_id != 0; d++)
         if (d->function_id == OSSL_FUNC_CORE_GET_PARAMS)
             core_get_params = OSSL_FUNC_core_get_params(d);
+        else if (d->function_id == OSSL_FUNC_CORE_GET_LIBCTX)
+            core_get_libctx = OSSL_FUNC_core_get_libctx(d);
     if (core_get_params == NULL || !core_get_params(handle, core_params))
         core_version = NULL;
     if (!ctrsa_core_version_ok(prov, core_version)) {
@@ -321,8 +328,18 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     ctrsa_trace_configure(trace);
     ctrsa_blinding_setup();
     prov->core_version = ctrsa_parse_core_version(core_version);
-    /* Digests and randomness come from the application's providers through the child. */
-    prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
+    /*
+     * Digests and randomness come from the application's providers: through the core's
+     * library context itself when ctrsa links the core's libcrypto (the object behind
+     * core_get_libctx is then an OSSL_LIB_CTX of this very library, as it is for the
+     * default provider), else through a child. A child's teardown deregisters it from the
+     * parent, which crashes when the application freed the parent before ctrsa's last key
+     * (OpenSSL's threadstest does; OpenSSL's legacy provider crashes there too).
+     */
+    if (!prov->core_is_other_copy && core_get_libctx != NULL)
+        prov->libctx = (OSSL_LIB_CTX *)core_get_libctx(handle);
+    else if ((prov->libctx = OSSL_LIB_CTX_new_child(handle, in)) != NULL)
+        prov->libctx_is_child = 1;
     if (prov->libctx == NULL) {
         CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "cannot create the child library context");
         free(prov);
@@ -348,7 +365,8 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         CTRSA_RAISE(prov, CTRSA_R_INVALID_PARAMETER,
                     "CTRSA_CPU=%s: unknown backend, or not supported by this CPU or build "
                     "(supported here: %sauto)", cpu, list);
-        OSSL_LIB_CTX_free(prov->libctx);
+        if (prov->libctx_is_child)
+            OSSL_LIB_CTX_free(prov->libctx);
         free(prov);
         return 0;
     }

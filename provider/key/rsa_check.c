@@ -202,7 +202,11 @@ int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
         return 0;
     if (!check_private)
         return 1;
-    if (!key->has_private || !ctrsa_key_d_nonzero(key))
+    if (!key->has_private)
+        return 0;
+    if (key->d_unusable)   /* nothing to run the pairwise test with: the arithmetic alone */
+        return ctrsa_key_check_kept_pair(key);
+    if (!ctrsa_key_d_usable(key))
         return 0;
     /* The numbers were checked on import; the pairwise test runs the real operations. */
     size_t k = key->k;

@@ -273,12 +273,111 @@ int ctrsa_key_computable(const CTRSA_KEY *key)
     return 0;
 }
 
-int ctrsa_key_d_nonzero(const CTRSA_KEY *key)
+int ctrsa_key_d_usable(const CTRSA_KEY *key)
 {
+    if (key->d_unusable) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "%s", key->d_unusable_why);
+        return 0;
+    }
     if (!key->d_zero)
         return 1;
     CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "d is zero: the key cannot sign or decrypt");
     return 0;
+}
+
+/*
+ * The order of two big-endian numbers of any encoded lengths: -1, 0 or 1 for a < b, a = b,
+ * a > b. Every byte of both is read, over the longer length; the lengths are the importer's
+ * encoding (public), the values may be secret. CT: only the lengths leak.
+ */
+static int bytes_cmp(ctrsa_num a, ctrsa_num b)
+{
+    size_t len = a.len > b.len ? a.len : b.len;
+    unsigned lt = 0, gt = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned x = i + a.len >= len ? a.p[i + a.len - len] : 0;
+        unsigned y = i + b.len >= len ? b.p[i + b.len - len] : 0;
+        unsigned undecided = 1 ^ (lt | gt);
+        lt |= undecided & (((x - y) >> 8) & 1);   /* x, y in 0..255: borrow when x < y */
+        gt |= undecided & (((y - x) >> 8) & 1);
+    }
+    return (int)gt - (int)lt;
+}
+
+int ctrsa_key_check_private(const CTRSA_KEY *key)
+{
+    int ok;
+
+    if (!key->has_private) {
+        CTRSA_RAISE(key->prov, CTRSA_R_NOT_PRIVATE_KEY, "a private-key check needs a private key");
+        return 0;
+    }
+    if (key->unusable != 0 || key->d_unusable) {
+        /* the numbers as given (keep_numbers): d compared with n, zero or not */
+        ctrsa_num d = key->factors->d, n = key->factors->n;
+        ok = !bytes_are_zero(d.p, d.len) && bytes_cmp(d, n) < 0;
+    } else {
+        ok = !key->d_zero;   /* 0 <= d < n holds since import (set_private) */
+    }
+    if (!ok)
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
+    return ok;
+}
+
+/* set_public and set_factors are defined below; the kept-pair check runs them on a copy. */
+static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
+static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn_limb *d,
+                       size_t dl);
+
+typedef struct check_factors_call {
+    CTRSA_KEY *copy;
+    const ctrsa_key_numbers *f;
+    const ctbn_limb *d;
+    size_t dl;
+} check_factors_call;
+
+/* On the secret stack: set_factors' Montgomery work on the secret numbers. */
+static int check_factors_call_fn(void *arg)
+{
+    check_factors_call *a = arg;
+    return set_factors(a->copy, a->f, a->d, a->dl);
+}
+
+int ctrsa_key_check_kept_pair(const CTRSA_KEY *key)
+{
+    const ctrsa_key_numbers *f = key->factors;
+    int ok = 0;
+
+    if (!key->d_unusable)
+        return 1;
+    if (f->nprimes < 2) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "the key-pair check needs the factors");
+        return 0;
+    }
+    /* d at its own length, up to twice n's (a longer one cannot be congruent to anything
+     * the check would accept here, and is refused) */
+    size_t dl = CTBN_LIMBS(8 * (f->d.len > 0 ? f->d.len : 1));
+    if (dl < key->nlimbs)
+        dl = key->nlimbs;
+    if (dl > 2 * CTBN_MAX_LIMBS) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "d is too long for its key");
+        return 0;
+    }
+    CTRSA_KEY *copy = ctrsa_key_new(key->prov);
+    ctbn_limb *d = limbs_new(dl);
+    if (copy != NULL && d != NULL && set_public(copy, f)) {
+        load(d, dl, f->d);
+        /* the factors against n, each exponent and coefficient, and e * d = 1 modulo
+         * each p_i - 1, as the default provider's check (rsa_validate_keypair_multiprime) */
+        check_factors_call c = { copy, f, d, dl };
+        ok = ctrsa_on_secret_stack(key->prov, check_factors_call_fn, &c);
+    } else if (d == NULL) {
+        no_memory(key, "key check");
+    }
+    OPENSSL_clear_free(d, d != NULL ? dl * sizeof(ctbn_limb) : 0);
+    ctrsa_key_free(copy);
+    return ok;
 }
 
 int ctrsa_key_e_below_2(const CTRSA_KEY *key)
@@ -291,7 +390,7 @@ int ctrsa_key_e_below_2(const CTRSA_KEY *key)
 
 int ctrsa_key_private_computable(const CTRSA_KEY *key)
 {
-    return ctrsa_key_computable(key) && ctrsa_key_d_nonzero(key);
+    return ctrsa_key_computable(key) && ctrsa_key_d_usable(key);
 }
 
 static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
@@ -366,10 +465,12 @@ static int derive_crt(CTRSA_KEY *key, ctbn_limb *const prime[], const size_t lim
 /*
  * Check and load the factors (two or more), their exponents and coefficients; a two-prime
  * key without exponents and coefficient gets them derived from d (derive_crt) and then
- * checked like imported ones. Secret: d, the factors, exponents and coefficients; public:
- * their announced lengths and which of them were given.
+ * checked like imported ones. d has dl limbs: nl, or more for a d not below n, which is
+ * checked (ctrsa_key_check_kept_pair) and never derived from. Secret: d, the factors,
+ * exponents and coefficients; public: their announced lengths and which were given.
  */
-static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn_limb *d)
+static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn_limb *d,
+                       size_t dl)
 {
     CTRSA_PROVCTX *prov = key->prov;
     size_t np = nums->nprimes, nl = key->nlimbs;
@@ -380,7 +481,7 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     size_t sum = 0;
     /* Which numbers were given is public (the caller's parameters), never their values. */
     int derive = np == 2 && nums->exps[0].len == 0 && nums->exps[1].len == 0
-                 && nums->coeffs[0].len == 0;
+                 && nums->coeffs[0].len == 0 && dl == nl;
 
     for (size_t i = 0; i < np; i++) {
         if (nums->primes[i].len == 0
@@ -480,7 +581,7 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
                         i + 1);
             goto end;
         }
-        is_one = product_is_one_mod(key, key->e, key->en, d, nl, pm1, limbs[i]);
+        is_one = product_is_one_mod(key, key->e, key->en, d, dl, pm1, limbs[i]);
         if (is_one != 1) {
             if (is_one < 0)
                 goto end;
@@ -559,21 +660,29 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     key->d = limbs_new(key->nlimbs);
     if (key->d == NULL)
         return no_memory(key, "private exponent");
-    if (!load(key->d, key->nlimbs, nums->d) || !ctbn_lt(key->d, key->mont_n->m, key->nlimbs)) {
-        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
-        return 0;
-    }
     /* d = 0 imports as the default provider imports it, and no private operation runs
      * (ctrsa_key_private_computable). ctbn_is_zero reads every limb; only its verdict is
-     * branched on, which is "not zero" for every key that can sign. With factors, d is
-     * checked against them and a zero one refused, as before. */
-    key->d_zero = ctbn_is_zero(key->d, key->nlimbs) != 0;
-    CTBN_DECLASSIFY(&key->d_zero, sizeof(key->d_zero)); /* the one public verdict on d */
-    if (key->d_zero && nums->nprimes > 0) {
-        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "d must be between 1 and n - 1");
-        return 0;
+     * branched on, which is "not zero" for every key that can sign. */
+    int below_n = load(key->d, key->nlimbs, nums->d)
+                  && ctbn_lt(key->d, key->mont_n->m, key->nlimbs);
+    key->d_zero = below_n && ctbn_is_zero(key->d, key->nlimbs) != 0;
+    CTBN_DECLASSIFY(&below_n, sizeof(below_n));           /* the public verdicts on d */
+    CTBN_DECLASSIFY(&key->d_zero, sizeof(key->d_zero));
+    if (!below_n || (key->d_zero && nums->nprimes > 0)) {
+        /* A d not below n, or zero with the factors: the default provider imports both and
+         * computes with the CRT values; ctrsa keeps every number as given and computes
+         * with none of them (d_unusable in rsa_key_internal.h). */
+        OPENSSL_clear_free(key->d, key->nlimbs * sizeof(ctbn_limb));
+        key->d = NULL;
+        key->d_unusable = 1;
+        key->d_unusable_why = below_n ? "d is zero: the key cannot sign or decrypt"
+                                      : "d is not below n: the key cannot sign or decrypt";
+        if (!keep_numbers(key, nums, 1))
+            return no_memory(key, "key numbers");
+        key->has_private = 1;
+        return 1;
     }
-    if (nums->nprimes >= 2 && !set_factors(key, nums, key->d))
+    if (nums->nprimes >= 2 && !set_factors(key, nums, key->d, key->nlimbs))
         return 0;
     key->scratch_limbs = private_scratch_limbs(key);
     key->has_private = 1;
@@ -622,7 +731,8 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");
         ok = 0;
     }
-    if (ok && fresh->unusable == 0 && nums->nprimes > 2 && !keep_numbers(fresh, nums, 0)) {
+    if (ok && fresh->unusable == 0 && !fresh->d_unusable && nums->nprimes > 2
+        && !keep_numbers(fresh, nums, 0)) {
         CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
         ok = 0;
     }
@@ -674,7 +784,7 @@ int ctrsa_key_get_numbers(const CTRSA_KEY *key, ctrsa_key_numbers *out, int incl
     if (!key->has_public)
         return 1;
     include_private = include_private && key->has_private;
-    if (key->unusable != 0) {
+    if (key->unusable != 0 || key->d_unusable) {
         /* Every number as imported (pointers into key->factors); no blob of its own. */
         const ctrsa_key_numbers *f = key->factors;
         out->n = f->n;
@@ -815,6 +925,10 @@ int ctrsa_key_match(const CTRSA_KEY *a, const CTRSA_KEY *b, int want_private)
         return 1;
     if (!a->has_private || !b->has_private)
         return 0;
+    if (a->d_unusable && b->d_unusable)
+        return bytes_cmp(a->factors->d, b->factors->d) == 0;   /* the values as given */
+    if (a->d_unusable || b->d_unusable)
+        return a->d_zero && b->d_zero;   /* a kept d is not below n, or zero */
     return ctbn_eq(a->d, b->d, a->nlimbs) != 0;
 }
 

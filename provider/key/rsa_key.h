@@ -64,7 +64,8 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
  * zero, outside CTRSA_MIN_BITS..16384 bits or even; e zero, even, 1 or not below n) is kept
  * as given, with nothing computed, and every operation on it is refused before any
  * arithmetic (ctrsa_key_computable). A zero d imports too (without factors, or with n or e
- * unusable) and every private operation is refused (ctrsa_key_private_computable).
+ * unusable) and every private operation is refused (ctrsa_key_private_computable); so does a
+ * d not below n, and a zero d with the factors (kept as given, not validated against them).
  * Otherwise validates (with factors: prod(primes) == n, d*e == 1 mod lambda(n) or each
  * e*d_i == 1 mod (p_i - 1), coefficients correct) and builds the Montgomery contexts. A
  * two-prime key given without exponents and coefficient (all three absent) gets dP, dQ and
@@ -105,8 +106,26 @@ int ctrsa_key_is_computable(const CTRSA_KEY *key);
  * verdict "d is zero" is read (never 0 for a key that can sign).
  */
 int ctrsa_key_private_computable(const CTRSA_KEY *key);
-/* 1 if the key's d is not zero (a key without d: 1); else raises the reason, returns 0. */
-int ctrsa_key_d_nonzero(const CTRSA_KEY *key);
+/* 1 if the key's d can be used: not zero, and below n when n computes (a key without d:
+ * 1); else raises the reason ("d is zero", "d is not below n"), returns 0. */
+int ctrsa_key_d_usable(const CTRSA_KEY *key);
+
+/*
+ * The private-key check alone (EVP_PKEY_private_check), with the verdict of OpenSSL's
+ * ossl_rsa_sp800_56b_check_private: 1 <= d < n, on the numbers as imported (n zero, tiny,
+ * even or too large included). 1 if it holds; else raises why and returns 0.
+ * CT: d is compared with n over the key's announced lengths; only the verdict leaks.
+ */
+int ctrsa_key_check_private(const CTRSA_KEY *key);
+
+/*
+ * The key-pair check's arithmetic for a key whose d is kept as given (not below n, or zero
+ * with the factors; 1 for any other key): the factors multiply to n, the CRT exponents and
+ * coefficient are right, and e * d = 1 modulo each p_i - 1, as OpenSSL's default provider
+ * checks them (no private operation runs). 1 if they hold; else raises why and returns 0.
+ * CT: the checks run on constant-time engine paths; only the verdict leaks.
+ */
+int ctrsa_key_check_kept_pair(const CTRSA_KEY *key);
 /* 1 if the key's e is 0 or 1 (only a key the engine cannot compute with has such an e).
  * Public values only. */
 int ctrsa_key_e_below_2(const CTRSA_KEY *key);

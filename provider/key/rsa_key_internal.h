@@ -54,6 +54,13 @@ struct ctrsa_key {
      * (ctrsa_key_private_computable). Found by a constant-time test whose verdict only is
      * branched on: for any key that can sign, it is always 0. */
     int d_zero;
+    /* d was given not below n, or zero with the factors: the default provider imports such
+     * a key (and computes with its CRT values), so it imports, with every number kept as
+     * given in `factors` for export, match and duplicate, and no private number in limbs
+     * (d, the CRT state are NULL); its public part computes as any key's, and every
+     * private operation is refused (ctrsa_key_private_computable) with d_unusable_why. */
+    int d_unusable;
+    const char *d_unusable_why;
     int crt;                 /* two primes with dP, dQ, qInv: the CRT path */
     int crt_derived;         /* crt, with dP, dQ, qInv derived from d at import: exported
                               * without them, as the default provider does (public flag) */
@@ -66,7 +73,7 @@ struct ctrsa_key {
 
     /* Keys of 3 to 5 primes: their factors, exponents and coefficients as imported, for
      * export only; unusable keys: every number as imported (one allocation, factors_len
-     * bytes, wiped on free); NULL otherwise. */
+     * bytes, wiped on free), and keys with d_unusable; NULL otherwise. */
     ctrsa_key_numbers *factors;
     size_t factors_len;
 

@@ -241,12 +241,10 @@ static int km_validate(const void *keydata, int selection, int checktype)
             CTRSA_RAISE(prov, CTRSA_R_NOT_PRIVATE_KEY, "a private-key check needs a private key");
             return 0;
         }
-        /* A private-key check alone of a key the engine cannot compute with (too small,
-         * too large, even n) asks only that d be there and not zero; nothing is computed
-         * (the default provider also asks d < n: README). Any check that involves n is
-         * refused (ctrsa_key_computable). */
-        if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0 && !ctrsa_key_is_computable(key))
-            return ctrsa_key_d_nonzero(key);
+        /* A private-key check alone: 1 <= d < n on the numbers as imported, as the
+         * default provider's, whatever n is; nothing else is computed. */
+        if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0)
+            return ctrsa_key_check_private(key);
         /* OpenSSL's key-pair check includes its public-key check */
         return ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0
                 || ctrsa_key_check_public(key))

@@ -212,6 +212,42 @@ static void test_malformed(void **state)
     } while (0)
 
     /*
+     * A d not below n, or zero with the factors, imports (as in OpenSSL's default provider)
+     * with every number kept as given: the public operation and check run, every private
+     * operation is refused and the private-key check fails, before any private number is
+     * loaded (no d, no CRT state, no blinding pair); the numbers export, duplicate and
+     * match as given.
+     */
+#define D_KEPT(mutate)                                                                     \
+    do {                                                                                   \
+        CTRSA_KEY *u = ctrsa_key_new(&prov);                                              \
+        ctrsa_key_numbers got;                                                             \
+        uint8_t io[1024] = {0};                                                            \
+        numbers_of(&k, &nums, 1, 1);                                                       \
+        mutate;                                                                            \
+        assert_int_equal(ctrsa_key_set(u, &nums), 1);                                      \
+        assert_true(ctrsa_key_has_private(u));                                             \
+        assert_int_equal(ctrsa_key_computable(u), 1);                                      \
+        assert_int_equal(ctrsa_key_public_op(u, io, io), 1);                               \
+        assert_int_equal(ctrsa_key_private_computable(u), 0);                              \
+        assert_int_equal(ctrsa_key_private_op(u, io, io), 0);                              \
+        assert_int_equal(ctrsa_key_check_private(u), 0);                                   \
+        assert_null(u->d);                                                                 \
+        assert_null(u->crt_secrets);                                                       \
+        assert_null(u->slots);                                                             \
+        assert_int_equal(ctrsa_key_get_numbers(u, &got, 1), 1);                            \
+        assert_int_equal(got.d.len, nums.d.len);                                           \
+        assert_memory_equal(got.d.p, nums.d.p, nums.d.len);                                \
+        assert_int_equal(got.nprimes, nums.nprimes);                                       \
+        CTRSA_KEY *c = ctrsa_key_dup(u, 1);                                                \
+        assert_non_null(c);                                                                \
+        assert_true(ctrsa_key_match(u, c, 1));                                             \
+        ctrsa_key_free(c);                                                                 \
+        ctrsa_key_numbers_clear(&got);                                                     \
+        ctrsa_key_free(u);                                                                 \
+    } while (0)
+
+    /*
      * Keys the engine cannot compute with import (as in OpenSSL's default provider) and
      * refuse every operation before any arithmetic: no Montgomery context is ever made, no
      * blinding pair, no scratch; the numbers export as given.
@@ -271,8 +307,8 @@ static void test_malformed(void **state)
     UNUSABLE({ bad[0] = 4; nums.e.p = bad; nums.e.len = 1; });
     UNUSABLE({ bad[0] = 1; nums.e.p = bad; nums.e.len = 1; });
     UNUSABLE({ nums.e = nums.n; });
-    /* d >= n */
-    REFUSE({ nums.d = nums.n; });
+    /* d >= n: imports with its public part; no private number is loaded */
+    D_KEPT({ nums.d = nums.n; });
     /* absent n or e (len 0) is refused; present and zero, the key imports unusable */
     REFUSE({ nums.n.len = 0; });
     REFUSE({ nums.e.len = 0; });
@@ -280,8 +316,8 @@ static void test_malformed(void **state)
     UNUSABLE({ bad[0] = 0; nums.e.p = bad; nums.e.len = 1; });
     UNUSABLE({ bad[0] = 0; nums.n.p = nums.e.p = nums.d.p = bad; nums.n.len = nums.e.len = 1;
                nums.d.len = 1; nums.nprimes = 0; });
-    /* d = 0 with factors: refused (d is checked against them) */
-    REFUSE({ memset(bad, 0, nums.d.len); nums.d.p = bad; });
+    /* d = 0 with factors: imports as d >= n does */
+    D_KEPT({ memset(bad, 0, nums.d.len); nums.d.p = bad; });
     /* d = 0 without factors imports: the public operation runs, the private ones are
      * refused, d exports as zero */
     {

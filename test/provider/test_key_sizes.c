@@ -15,6 +15,12 @@
  * both. With d = 0 and a computable n, e the public operations run and the private ones are
  * refused ("d is zero"), where the default "signs" with x^0 = 1.
  *
+ * test_private_numbers: a d not below n (d + m * lambda(n), with and without the factors;
+ * n + 2) and a zero d with the factors, which the default imports and computes with; the
+ * provider under test imports them, computes their public part and refuses each private
+ * operation, and every check must give the default's verdict. And n = 0 with a non-zero d,
+ * whose private-key check alone the default refuses (d < n).
+ *
  * The keys: the 32-bit key and the 2050-byte n of OpenSSL 3.0's evp_pkey_provided_test
  * (its n is even), a 511-bit key of two primes, a random odd 16385-bit n with a random d,
  * an even 2048-bit n; each as a key pair and as a public key. On a public key only the
@@ -292,6 +298,10 @@ static void same_export(const EVP_PKEY *want, const EVP_PKEY *got)
 }
 
 static int expected_differences;
+/* When set: each key check (EVP_PKEY_check and its family) must give the default's verdict,
+ * with an error of its own when it fails; the checks are arithmetic on the numbers, not
+ * operations the engine refuses. */
+static int strict_checks;
 /* When set: the text each refusal with the key's reason must contain (compare_key). */
 static const char *want_why;
 
@@ -347,6 +357,9 @@ static void compare_key(const char *name, const OSSL_PARAM *params, int selectio
         fprintf(stderr, "  %-20s default: %s%s%s%s; %s: %s%s%s%s\n", o->name, stage_name[sd],
                 rd[0] ? " (" : "", rd, rd[0] ? ")" : "", tu_provider_name(), stage_name[st],
                 rt[0] ? " (" : "", rt, rt[0] ? ")" : "");
+        if (strict_checks && o->is_check && sd != st)
+            fail_msg("%s, %s: the default %s, the provider under test %s (a check gives the "
+                     "default's verdict)", name, o->name, stage_name[sd], stage_name[st]);
         if (sd == DONE && st != DONE) {
             /* the expected difference: no arithmetic on such a modulus */
             if (st != REFUSED_AT_OP)
@@ -365,7 +378,7 @@ static void compare_key(const char *name, const OSSL_PARAM *params, int selectio
          * the same reason (OpenSSL 3.5's EVP_PKEY_sign on a key of size 0: "unknown max
          * size"). */
         if (st == REFUSED_AT_OP && (o->is_private || !private_only)
-            && strcmp(o->name, "private check") != 0
+            && strcmp(o->name, "private check") != 0 && !(strict_checks && o->is_check)
             && !(last_lib == ERR_LIB_EVP && strcmp(rt, rd) == 0)) {
             if (strcmp(rt, want_reason) != 0)
                 fail_msg("%s, %s: reason '%s', expected '%s'", name, o->name, rt, want_reason);
@@ -773,6 +786,94 @@ static void test_zero_numbers(void **state)
     BN_CTX_free(bctx);
 }
 
+/*
+ * Private numbers the default provider imports and ctrsa refused on import: a d not below
+ * n (congruent to the key's d modulo lambda(n), as d + lambda(n) * m, or any value), with
+ * and without the factors, and a zero d given with the factors. And an n of zero with a
+ * non-zero d, whose private-key check alone the default refuses (d < n does not hold).
+ */
+static void test_private_numbers(void **state)
+{
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *zero = BN_new(), *n = BN_new(), *e = BN_new(), *d = BN_new(), *big = BN_new();
+    BIGNUM *p1 = BN_new(), *q1 = BN_new(), *lambda = BN_new(), *g = BN_new();
+    BIGNUM *crt[5];
+
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        crt[i] = BN_new();
+    memset(md, 0x11, sizeof(md));
+    assert_int_equal(BN_generate_prime_ex(crt[0], 512, 0, NULL, NULL, NULL), 1);
+    assert_int_equal(BN_generate_prime_ex(crt[1], 512, 0, NULL, NULL, NULL), 1);
+    assert_int_equal(BN_mul(n, crt[0], crt[1], bctx), 1);
+    assert_int_equal(BN_sub(p1, crt[0], BN_value_one()), 1);
+    assert_int_equal(BN_sub(q1, crt[1], BN_value_one()), 1);
+    assert_int_equal(BN_gcd(g, p1, q1, bctx), 1);
+    assert_int_equal(BN_mul(lambda, p1, q1, bctx), 1);
+    assert_int_equal(BN_div(lambda, NULL, lambda, g, bctx), 1);
+    assert_int_equal(BN_set_word(e, 65537), 1);
+    assert_non_null(BN_mod_inverse(d, e, lambda, bctx));
+    assert_int_equal(BN_mod(crt[2], d, p1, bctx), 1);
+    assert_int_equal(BN_mod(crt[3], d, q1, bctx), 1);
+    assert_non_null(BN_mod_inverse(crt[4], crt[1], crt[0], bctx));
+    memset(in, 0, sizeof(in));
+    in[(BN_num_bits(n) + 7) / 8 - 1] = 2;
+    strict_checks = 1;
+
+    /* d + lambda(n) * m >= n: the same exponent modulo lambda(n) */
+    assert_int_equal(BN_div(big, NULL, n, lambda, bctx), 1);
+    assert_int_equal(BN_add_word(big, 1), 1);
+    assert_int_equal(BN_mul(big, big, lambda, bctx), 1);
+    assert_int_equal(BN_add(big, big, d), 1);
+    assert_true(BN_cmp(big, n) >= 0);
+    {
+        OSSL_PARAM *pq = params_of(n, e, big, crt), *nf = params_of(n, e, big, NULL);
+        want_why = "d is not below n";
+        compare_key("d + m lambda(n) >= n, factors", pq, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
+        compare_key("d + m lambda(n) >= n", nf, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
+        OSSL_PARAM_free(pq);
+        OSSL_PARAM_free(nf);
+    }
+    /* d = n + 2, of no use */
+    assert_int_equal(BN_copy(big, n) != NULL, 1);
+    assert_int_equal(BN_add_word(big, 2), 1);
+    {
+        OSSL_PARAM *nf = params_of(n, e, big, NULL);
+        compare_key("d = n + 2", nf, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
+        OSSL_PARAM_free(nf);
+    }
+    /* d = 0 with the factors and the CRT values */
+    {
+        OSSL_PARAM *pq = params_of(n, e, zero, crt);
+        want_why = "d is zero";
+        compare_key("d = 0, factors", pq, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
+        OSSL_PARAM_free(pq);
+    }
+    /* n = 0 with a non-zero d: the private-key check alone asks d < n */
+    {
+        OSSL_PARAM *z = numbers_of(zero, e, d);
+        want_why = "n is zero";
+        compare_key("n = 0, d != 0", z, EVP_PKEY_KEYPAIR, "invalid RSA key", 0);
+        OSSL_PARAM_free(z);
+    }
+    want_why = NULL;
+    strict_checks = 0;
+    fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
+            "expected difference)\n", expected_differences, tu_provider_name());
+    for (int i = 0; i < 5; i++)
+        BN_free(crt[i]);
+    BN_free(zero);
+    BN_free(n);
+    BN_free(e);
+    BN_free(d);
+    BN_free(big);
+    BN_free(p1);
+    BN_free(q1);
+    BN_free(lambda);
+    BN_free(g);
+    BN_CTX_free(bctx);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -791,6 +892,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_sizes),
         cmocka_unit_test(test_zero_numbers),
+        cmocka_unit_test(test_private_numbers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
