@@ -487,7 +487,7 @@ static void test_key_sizes(void **state)
         pub = params_of(n, e, NULL, NULL);
         memset(in, 0, sizeof(in));
         in[255] = 2;
-        compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid RSA key", 0);
+        compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid key", 0);
         OSSL_PARAM_free(pub);
     }
     fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
@@ -739,7 +739,7 @@ static void test_zero_numbers(void **state)
     memset(md, 0x11, sizeof(md));
     /* OpenSSL 3.0's test_RSA_get_set_params: three zero BIGNUMs */
     memset(in, 0, sizeof(in));
-    zero_key("n = e = d = 0", zero, zero, zero, "invalid RSA key", "n is zero", 0);
+    zero_key("n = e = d = 0", zero, zero, zero, "invalid key", "n is zero", 0);
 
     /* A 1024-bit key of two primes, imported without its factors, with e or d zero. */
     assert_int_equal(BN_generate_prime_ex(p, 512, 0, NULL, NULL, NULL), 1);
@@ -752,9 +752,9 @@ static void test_zero_numbers(void **state)
     assert_non_null(BN_mod_inverse(d, e, phi, bctx));
     memset(in, 0, sizeof(in));
     in[(BN_num_bits(n) + 7) / 8 - 1] = 2;
-    zero_key("1024-bit n, e = 0", n, zero, d, "invalid RSA key", "e is zero", 0);
+    zero_key("1024-bit n, e = 0", n, zero, d, "invalid key", "e is zero", 0);
     /* n and e compute: the public operations run, the private ones are refused */
-    zero_key("1024-bit n, d = 0", n, e, zero, "invalid RSA key", "d is zero", 1);
+    zero_key("1024-bit n, d = 0", n, e, zero, "invalid key", "d is zero", 1);
 
     /* absent (not zero) numbers: refused on import, as before */
     absent_part("no n", NULL, zero, zero);
