@@ -1,11 +1,15 @@
 /*
  * Error reporting through the core (see prov.h): the reason-string table, ctrsa_raise and
- * ctrsa_raise_unless. The core packs our reason code with the library number it gave this
- * provider, so the reason goes to core_vset_error as is and OpenSSL prints it from
- * ctrsa_reason_strings().
+ * ctrsa_raise_unless. A reason goes to core_vset_error as the code the table below gives
+ * it: the default provider's (library, reason) where it raises the same condition, else
+ * ctrsa's own reason, which the core packs with the library number it gave this provider
+ * and prints from ctrsa_reason_strings().
  */
 #include <stdarg.h>
 #include <openssl/core_dispatch.h>
+#include <openssl/err.h>
+#include <openssl/proverr.h>
+#include <openssl/rsaerr.h>
 #include "prov.h"
 #include "core_errors.h"
 
@@ -16,43 +20,99 @@ static OSSL_FUNC_core_set_error_mark_fn *core_set_error_mark;
 static OSSL_FUNC_core_clear_last_error_mark_fn *core_clear_last_error_mark;
 static OSSL_FUNC_core_pop_error_to_mark_fn *core_pop_error_to_mark;
 
-/* One string for every reason in prov.h; the test checks none is missing. */
+/*
+ * The one table of reasons: for each reason of prov.h, the code it is raised with and
+ * ctrsa's text for it. Where the default provider refuses the same condition, the reason
+ * is raised with the default's library and reason code (lib, code): programs and
+ * OpenSSL's tests compare ERR_GET_LIB and ERR_GET_REASON with the PROV_R_* and RSA_R_*
+ * values, and OpenSSL prints libcrypto's string for them (the core loads its PROV and RSA
+ * strings); ctrsa's detail stays in the error's data. A reason with lib 0 is ctrsa's own:
+ * the core packs it with the library number it gave this provider and prints the text
+ * given here. Each mapped code was checked against OpenSSL 3.0's default provider
+ * (docs/compatibility.md lists them and the ones left ctrsa's own).
+ *
+ * Invariant: CTRSA_R_DECRYPT_FAILED stays ctrsa's own (lib 0): ctrsa_raise_unless passes
+ * its reason to the core as is, so that the decryption's error path runs the same code
+ * as before whatever this table says (test_keymgmt checks it).
+ */
+#define CTRSA_REASON_TABLE(X) \
+    X(CTRSA_R_INTERNAL, ERR_LIB_PROV, ERR_R_INTERNAL_ERROR, "internal error") \
+    X(CTRSA_R_MALLOC_FAILURE, ERR_LIB_PROV, ERR_R_MALLOC_FAILURE, "memory allocation failed") \
+    X(CTRSA_R_INVALID_KEY, ERR_LIB_PROV, PROV_R_INVALID_KEY, "invalid RSA key") \
+    X(CTRSA_R_MISSING_KEY_PART, 0, 0, "missing RSA key part") \
+    X(CTRSA_R_KEY_TOO_SMALL, 0, 0, "RSA key too small") \
+    X(CTRSA_R_KEY_TOO_LARGE, 0, 0, "RSA key too large") \
+    X(CTRSA_R_NOT_PRIVATE_KEY, ERR_LIB_RSA, RSA_R_MISSING_PRIVATE_KEY, "not a private key") \
+    X(CTRSA_R_INPUT_TOO_LARGE, ERR_LIB_RSA, RSA_R_DATA_TOO_LARGE_FOR_MODULUS, \
+      "input too large for the modulus") \
+    X(CTRSA_R_WRONG_INPUT_LENGTH, 0, 0, "wrong input length") \
+    X(CTRSA_R_OUTPUT_BUFFER_TOO_SMALL, ERR_LIB_PROV, PROV_R_OUTPUT_BUFFER_TOO_SMALL, \
+      "output buffer too small") \
+    X(CTRSA_R_UNKNOWN_DIGEST, ERR_LIB_PROV, PROV_R_INVALID_DIGEST, "unknown digest") \
+    X(CTRSA_R_DIGEST_NOT_ALLOWED, ERR_LIB_PROV, PROV_R_DIGEST_NOT_ALLOWED, "digest not allowed") \
+    X(CTRSA_R_INVALID_PADDING_MODE, ERR_LIB_PROV, PROV_R_INVALID_PADDING_MODE, \
+      "invalid padding mode") \
+    X(CTRSA_R_INVALID_SALT_LENGTH, ERR_LIB_PROV, PROV_R_INVALID_SALT_LENGTH, "invalid salt length") \
+    X(CTRSA_R_INVALID_PARAMETER, 0, 0, "invalid parameter") \
+    X(CTRSA_R_BAD_SIGNATURE, ERR_LIB_RSA, RSA_R_BAD_SIGNATURE, "bad signature") \
+    X(CTRSA_R_DECRYPT_FAILED, 0, 0, "decryption failed") \
+    X(CTRSA_R_FAULT_DETECTED, 0, 0, "fault detected in private-key operation") \
+    X(CTRSA_R_RANDOM_FAILURE, 0, 0, "random number generation failed") \
+    X(CTRSA_R_OPERATION_NOT_INITIALIZED, 0, 0, "operation not initialized") \
+    X(CTRSA_R_KEYGEN_FAILED, 0, 0, "key generation failed") \
+    X(CTRSA_R_BAD_KEYGEN_PARAMETER, 0, 0, "bad key generation parameter") \
+    X(CTRSA_R_UNSUPPORTED_OPENSSL, 0, 0, "unsupported OpenSSL version") \
+    X(CTRSA_R_MODULUS_TOO_LARGE, ERR_LIB_RSA, RSA_R_MODULUS_TOO_LARGE, "modulus too large") \
+    X(CTRSA_R_INVALID_MGF1_MD, ERR_LIB_PROV, PROV_R_INVALID_MGF1_MD, "invalid mgf1 md") \
+    X(CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, ERR_LIB_PROV, \
+      PROV_R_OPERATION_NOT_SUPPORTED_FOR_THIS_KEYTYPE, "operation not supported for this keytype") \
+    X(CTRSA_R_KEY_SIZE_TOO_SMALL, ERR_LIB_PROV, PROV_R_KEY_SIZE_TOO_SMALL, "key size too small") \
+    X(CTRSA_R_INVALID_X931_DIGEST, ERR_LIB_PROV, PROV_R_INVALID_X931_DIGEST, "invalid x931 digest") \
+    X(CTRSA_R_SIGNATURE_BUFFER_TOO_SMALL, ERR_LIB_PROV, PROV_R_INVALID_SIGNATURE_SIZE, \
+      "signature buffer too small") \
+    X(CTRSA_R_PLAINTEXT_BUFFER_TOO_SMALL, ERR_LIB_PROV, PROV_R_BAD_LENGTH, \
+      "plaintext buffer too small") \
+    X(CTRSA_R_KEM_BUFFER_TOO_SMALL, ERR_LIB_PROV, PROV_R_INVALID_OUTPUT_LENGTH, \
+      "KEM output buffer too small") \
+    X(CTRSA_R_ILLEGAL_PADDING_MODE, ERR_LIB_PROV, PROV_R_ILLEGAL_OR_UNSUPPORTED_PADDING_MODE, \
+      "padding mode not supported by this operation or key") \
+    X(CTRSA_R_INVALID_DIGEST_LENGTH, ERR_LIB_PROV, PROV_R_INVALID_DIGEST_LENGTH, \
+      "invalid digest length") \
+    X(CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE, ERR_LIB_RSA, RSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE, \
+      "padded message too large for the key") \
+    X(CTRSA_R_DIGEST_TOO_BIG_FOR_KEY, ERR_LIB_RSA, RSA_R_DIGEST_TOO_BIG_FOR_RSA_KEY, \
+      "DigestInfo too large for the key") \
+    X(CTRSA_R_PSS_SALTLEN_TOO_SMALL, ERR_LIB_PROV, PROV_R_PSS_SALTLEN_TOO_SMALL, \
+      "salt shorter than the RSA-PSS key's minimum")
+
+/* ctrsa's text of every reason, for OSSL_FUNC_provider_get_reason_strings; the core shows
+ * those of the reasons with lib 0 (the others are raised under libcrypto's codes). */
 static const OSSL_ITEM reason_strings[] = {
-    { CTRSA_R_INTERNAL, "internal error" },
-    { CTRSA_R_MALLOC_FAILURE, "memory allocation failed" },
-    { CTRSA_R_INVALID_KEY, "invalid RSA key" },
-    { CTRSA_R_MISSING_KEY_PART, "missing RSA key part" },
-    { CTRSA_R_KEY_TOO_SMALL, "RSA key too small" },
-    { CTRSA_R_KEY_TOO_LARGE, "RSA key too large" },
-    { CTRSA_R_NOT_PRIVATE_KEY, "not a private key" },
-    { CTRSA_R_INPUT_TOO_LARGE, "input too large for the modulus" },
-    { CTRSA_R_WRONG_INPUT_LENGTH, "wrong input length" },
-    { CTRSA_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small" },
-    { CTRSA_R_UNKNOWN_DIGEST, "unknown digest" },
-    { CTRSA_R_DIGEST_NOT_ALLOWED, "digest not allowed" },
-    { CTRSA_R_INVALID_PADDING_MODE, "invalid padding mode" },
-    { CTRSA_R_INVALID_SALT_LENGTH, "invalid salt length" },
-    { CTRSA_R_INVALID_PARAMETER, "invalid parameter" },
-    { CTRSA_R_BAD_SIGNATURE, "bad signature" },
-    { CTRSA_R_DECRYPT_FAILED, "decryption failed" },
-    { CTRSA_R_FAULT_DETECTED, "fault detected in private-key operation" },
-    { CTRSA_R_RANDOM_FAILURE, "random number generation failed" },
-    { CTRSA_R_PSS_RESTRICTION, "violates the RSA-PSS key restrictions" },
-    { CTRSA_R_OPERATION_NOT_INITIALIZED, "operation not initialized" },
-    { CTRSA_R_KEYGEN_FAILED, "key generation failed" },
-    { CTRSA_R_BAD_KEYGEN_PARAMETER, "bad key generation parameter" },
-    { CTRSA_R_UNSUPPORTED_OPENSSL, "unsupported OpenSSL version" },
-    { CTRSA_R_MODULUS_TOO_LARGE, "modulus too large" },
-    { CTRSA_R_INVALID_MGF1_MD, "invalid mgf1 md" },
-    { CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE, "operation not supported for this keytype" },
-    { CTRSA_R_KEY_SIZE_TOO_SMALL, "key size too small" },
-    { CTRSA_R_INVALID_X931_DIGEST, "invalid x931 digest" },
+#define CTRSA_REASON_STRING(reason, lib, code, text) { (reason), (text) },
+    CTRSA_REASON_TABLE(CTRSA_REASON_STRING)
+#undef CTRSA_REASON_STRING
     { 0, NULL }
+};
+
+/* What core_vset_error is given for each reason: a code with library bits (which the core
+ * takes as packed: ERR_GET_LIB != 0), or the reason itself (the provider's library). */
+static const uint32_t reason_codes[CTRSA_R_COUNT] = {
+#define CTRSA_REASON_CODE(reason, lib, code, text) \
+    [(reason)] = (lib) != 0 ? (uint32_t)ERR_PACK((lib), 0, (code)) : (uint32_t)(reason),
+    CTRSA_REASON_TABLE(CTRSA_REASON_CODE)
+#undef CTRSA_REASON_CODE
 };
 
 const OSSL_ITEM *ctrsa_reason_strings(void)
 {
     return reason_strings;
+}
+
+uint32_t ctrsa_reason_code(int reason)
+{
+    if (reason <= 0 || reason >= CTRSA_R_COUNT || reason_codes[reason] == 0)
+        return (uint32_t)reason;
+    return reason_codes[reason];
 }
 
 int ctrsa_errors_bind(const OSSL_DISPATCH *in)
@@ -99,7 +159,7 @@ void ctrsa_raise(const CTRSA_PROVCTX *prov, int reason, const char *fmt, ...)
     core_new_error(prov->handle);
     core_set_error_debug(prov->handle, NULL, 0, NULL);
     va_start(ap, fmt);
-    core_vset_error(prov->handle, (uint32_t)reason, fmt, ap);
+    core_vset_error(prov->handle, ctrsa_reason_code(reason), fmt, ap);
     va_end(ap);
 }
 

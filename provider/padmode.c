@@ -65,7 +65,7 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
             return 0;
         }
         if (!allowed_mode(m, allowed)) {
-            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
+            CTRSA_RAISE(prov, CTRSA_R_ILLEGAL_PADDING_MODE,
                         "pad-mode %d is not supported by this operation", m);
             return 0;
         }
@@ -79,7 +79,7 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
             if (padmodes[i].name != NULL && strcmp(padmodes[i].name, name) == 0)
                 m = padmodes[i].mode;
         if (!allowed_mode(m, allowed)) {
-            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
+            CTRSA_RAISE(prov, CTRSA_R_ILLEGAL_PADDING_MODE,
                         "pad-mode \"%.40s\" is not supported by this operation", name);
             return 0;
         }

@@ -29,7 +29,12 @@ typedef struct ctrsa_provctx {
     int core_is_other_copy; /* the core is not the libcrypto ctrsa links (libcrypto_copy.h) */
 } CTRSA_PROVCTX;
 
-/* Reason codes, with strings in provider/errors.c (the provider's reason-string table). */
+/*
+ * Reasons for ctrsa_raise. provider/errors.c's one table gives each the code it is raised
+ * with: the default provider's (library, reason) where it refuses the same condition, else
+ * ctrsa's own, and ctrsa's text for it. One reason per condition the default provider
+ * codes apart (a too-short buffer is four: output, signature, plaintext, KEM).
+ */
 enum ctrsa_reason {
     CTRSA_R_INTERNAL = 1,
     CTRSA_R_MALLOC_FAILURE,
@@ -50,7 +55,6 @@ enum ctrsa_reason {
     CTRSA_R_DECRYPT_FAILED,       /* the one opaque decryption error (OpenSSL 3.2+ cores) */
     CTRSA_R_FAULT_DETECTED,       /* private result failed the public-exponent check */
     CTRSA_R_RANDOM_FAILURE,
-    CTRSA_R_PSS_RESTRICTION,      /* violates the RSA-PSS key's restrictions */
     CTRSA_R_OPERATION_NOT_INITIALIZED,
     CTRSA_R_KEYGEN_FAILED,
     CTRSA_R_BAD_KEYGEN_PARAMETER,
@@ -63,6 +67,15 @@ enum ctrsa_reason {
     CTRSA_R_KEY_SIZE_TOO_SMALL,   /* key generation asked for fewer than 512 bits; a key
                                      too small for an X9.31 block */
     CTRSA_R_INVALID_X931_DIGEST,  /* pad-mode x931 with a digest X9.31 has no id for */
+    CTRSA_R_SIGNATURE_BUFFER_TOO_SMALL, /* sign: the buffer is shorter than the key */
+    CTRSA_R_PLAINTEXT_BUFFER_TOO_SMALL, /* decrypt: the buffer is shorter than it needs */
+    CTRSA_R_KEM_BUFFER_TOO_SMALL, /* encapsulate, decapsulate: a buffer shorter than the key */
+    CTRSA_R_ILLEGAL_PADDING_MODE, /* a pad-mode the operation or the key does not take, as
+                                     it is set (INVALID_PADDING_MODE: found at the operation) */
+    CTRSA_R_INVALID_DIGEST_LENGTH, /* a signature's input is not the digest's length */
+    CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE, /* the message and its padding do not fit the key */
+    CTRSA_R_DIGEST_TOO_BIG_FOR_KEY, /* PKCS#1 v1.5: the DigestInfo does not fit the key */
+    CTRSA_R_PSS_SALTLEN_TOO_SMALL, /* a salt shorter than the RSA-PSS key's minimum */
     CTRSA_R_COUNT /* one past the last reason: keep last */
 };
 
@@ -98,6 +111,13 @@ int ctrsa_raise_unless(const CTRSA_PROVCTX *prov, int ok, int reason, const char
 
 /* The reason-string table for OSSL_FUNC_provider_get_reason_strings. */
 const OSSL_ITEM *ctrsa_reason_strings(void);
+
+/*
+ * The code ctrsa_raise hands the core for `reason`: ERR_PACK(lib, 0, code) of the default
+ * provider's code for the same condition (ERR_GET_LIB != 0), or `reason` itself, which the
+ * core raises under ctrsa's library. A value outside the enum is returned as is.
+ */
+uint32_t ctrsa_reason_code(int reason);
 
 /*
  * Tracing: when CTRSA_TRACE names a file by its absolute path (or "stderr"), append one line

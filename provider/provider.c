@@ -336,11 +336,12 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
      * parent, which crashes when the application freed the parent before ctrsa's last key
      * (OpenSSL's threadstest does; OpenSSL's legacy provider crashes there too).
      */
-    if (!prov->core_is_other_copy && core_get_libctx != NULL)
+    if (!prov->core_is_other_copy && core_get_libctx != NULL) {
+        /* NULL is a valid answer: the default library context */
         prov->libctx = (OSSL_LIB_CTX *)core_get_libctx(handle);
-    else if ((prov->libctx = OSSL_LIB_CTX_new_child(handle, in)) != NULL)
+    } else if ((prov->libctx = OSSL_LIB_CTX_new_child(handle, in)) != NULL) {
         prov->libctx_is_child = 1;
-    if (prov->libctx == NULL) {
+    } else {
         CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "cannot create the child library context");
         free(prov);
         return 0;

@@ -9,8 +9,8 @@ int ctrsa_random_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len)
 {
     if (len == 0)
         return 1;
-    if (prov == NULL || prov->libctx == NULL
-        || RAND_bytes_ex(prov->libctx, buf, len, 0) != 1) {
+    /* prov->libctx NULL is the default library context */
+    if (prov == NULL || RAND_bytes_ex(prov->libctx, buf, len, 0) != 1) {
         CTRSA_RAISE(prov, CTRSA_R_RANDOM_FAILURE, "no random bytes from the library context");
         return 0;
     }
@@ -21,8 +21,7 @@ int ctrsa_random_priv_bytes(const CTRSA_PROVCTX *prov, uint8_t *buf, size_t len)
 {
     if (len == 0)
         return 1;
-    if (prov == NULL || prov->libctx == NULL
-        || RAND_priv_bytes_ex(prov->libctx, buf, len, 0) != 1) {
+    if (prov == NULL || RAND_priv_bytes_ex(prov->libctx, buf, len, 0) != 1) {
         CTRSA_RAISE(prov, CTRSA_R_RANDOM_FAILURE,
                     "no private random bytes from the library context");
         return 0;

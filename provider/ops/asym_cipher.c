@@ -494,7 +494,7 @@ static int oaep_hashes(asym_ctx *c, size_t k, const ctrsa_hash **h, const ctrsa_
     *h = &c->oaep_md.hash;
     *g = ctrsa_md_is_set(&c->mgf1_md) ? &c->mgf1_md.hash : &c->oaep_md.hash;
     if (!ctrsa_oaep_max_message(k, (*h)->size, maxlen)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_SMALL,
+        CTRSA_RAISE(c->prov, CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE,
                     "a %zu-bit key is too small for OAEP with %s", ctrsa_key_bits(c->key),
                     ctrsa_md_name(&c->oaep_md));
         return 0;
@@ -552,7 +552,7 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
         break;
     case RSA_PKCS1_PADDING:
         if (inlen > k - CTRSA_PKCS1_PADDING_SIZE) {
-            CTRSA_RAISE(c->prov, CTRSA_R_INPUT_TOO_LARGE,
+            CTRSA_RAISE(c->prov, CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE,
                         "PKCS#1 v1.5 carries at most %zu bytes with this key, not %zu",
                         k - CTRSA_PKCS1_PADDING_SIZE, inlen);
             return 0;
@@ -563,7 +563,7 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
         if (!oaep_hashes(c, k, &h, &g, &maxlen))
             return 0;
         if (inlen > maxlen) {
-            CTRSA_RAISE(c->prov, CTRSA_R_INPUT_TOO_LARGE,
+            CTRSA_RAISE(c->prov, CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE,
                         "OAEP with %s carries at most %zu bytes with this key, not %zu",
                         ctrsa_md_name(&c->oaep_md), maxlen, inlen);
             return 0;
@@ -578,7 +578,8 @@ static int asym_encrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
     if (r == CTRSA_PAD_HASH_ERR)
         CTRSA_RAISE(c->prov, CTRSA_R_INTERNAL, "the OAEP digest failed");
     else if (r == CTRSA_PAD_BAD_ARGS)
-        CTRSA_RAISE(c->prov, CTRSA_R_INPUT_TOO_LARGE, "the message does not fit the key");
+        CTRSA_RAISE(c->prov, CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE,
+                    "the message does not fit the key");
     /* CTRSA_PAD_RAND_ERR: ctrsa_random_bytes has raised it already. */
     if (r == CTRSA_PAD_OK && ctrsa_key_encrypt_op(c->key, out, em)) {
         *outlen = k;
@@ -649,7 +650,7 @@ static int asym_decrypt(void *vctx, unsigned char *out, size_t *outlen, size_t o
         return 0;
     }
     if (outsize < need) {
-        CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
+        CTRSA_RAISE(c->prov, CTRSA_R_PLAINTEXT_BUFFER_TOO_SMALL,
                     "decryption needs an output buffer of %zu bytes, not %zu", need, outsize);
         return 0;
     }

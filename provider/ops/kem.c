@@ -236,12 +236,12 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
         return 0;
     }
     if (outlen != NULL && *outlen < k) {
-        CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
+        CTRSA_RAISE(c->prov, CTRSA_R_KEM_BUFFER_TOO_SMALL,
                     "ciphertext buffer is %zu bytes, %zu needed", *outlen, k);
         return 0;
     }
     if (secretlen != NULL && *secretlen < k) {
-        CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
+        CTRSA_RAISE(c->prov, CTRSA_R_KEM_BUFFER_TOO_SMALL,
                     "secret buffer is %zu bytes, %zu needed", *secretlen, k);
         return 0;
     }
@@ -295,7 +295,7 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         return 0;
     }
     if (outlen != NULL && *outlen < k) {
-        CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
+        CTRSA_RAISE(c->prov, CTRSA_R_KEM_BUFFER_TOO_SMALL,
                     "secret buffer is %zu bytes, %zu needed", *outlen, k);
         return 0;
     }

@@ -79,7 +79,9 @@ int sig_pad_result(const sig_ctx *c, ctrsa_pad_status st)
                     ctrsa_padmode_label(c->pad_mode));
         break;
     case CTRSA_PAD_KEY_TOO_SMALL:
-        CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_SMALL,
+        /* PKCS#1 v1.5's DigestInfo, or PSS's digest, salt and padding, as OpenSSL codes them */
+        CTRSA_RAISE(c->prov, c->pad_mode == RSA_PKCS1_PADDING ? CTRSA_R_DIGEST_TOO_BIG_FOR_KEY
+                                                              : CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE,
                     "a %zu-bit key is too small for %s with %s",
                     ctrsa_key_bits(c->key), ctrsa_padmode_label(c->pad_mode),
                     ctrsa_md_is_set(&c->md) ? ctrsa_md_name(&c->md) : "this input");
@@ -180,7 +182,7 @@ int sig_check_digest(const sig_ctx *c, const ctrsa_md *m, int pad_mode)
         return 0;
     }
     if (r != NULL && r->mdname[0] != '\0' && !ctrsa_md_is(m, r->mdname)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+        CTRSA_RAISE(c->prov, CTRSA_R_DIGEST_NOT_ALLOWED,
                     "the RSA-PSS key requires digest %s, not %s", r->mdname, ctrsa_md_name(m));
         return 0;
     }
@@ -199,7 +201,7 @@ int sig_check_mgf1(const sig_ctx *c, const ctrsa_md *m)
         return 0;
     }
     if (r != NULL && r->mgf1mdname[0] != '\0' && !ctrsa_md_is(m, r->mgf1mdname)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+        CTRSA_RAISE(c->prov, CTRSA_R_DIGEST_NOT_ALLOWED,
                     "the RSA-PSS key requires MGF1 with %s, not %s", r->mgf1mdname,
                     ctrsa_md_name(m));
         return 0;
@@ -221,7 +223,7 @@ int sig_salt_meets_minimum(const sig_ctx *c, size_t slen)
     int min = sig_min_saltlen(c);
 
     if (min >= 0 && slen < (size_t)min) {
-        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+        CTRSA_RAISE(c->prov, CTRSA_R_PSS_SALTLEN_TOO_SMALL,
                     "salt of %zu bytes, the RSA-PSS key requires at least %d", slen, min);
         return 0;
     }
@@ -261,7 +263,7 @@ int sig_check_saltlen(const sig_ctx *c, int saltlen)
         return 1;
     if ((saltlen >= 0 && saltlen < r->min_saltlen)
         || (saltlen == CTRSA_PSS_SALTLEN_DIGEST && hlen > 0 && hlen < (size_t)r->min_saltlen)) {
-        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+        CTRSA_RAISE(c->prov, CTRSA_R_PSS_SALTLEN_TOO_SMALL,
                     "the RSA-PSS key requires a salt of at least %d bytes", r->min_saltlen);
         return 0;
     }
@@ -421,7 +423,7 @@ int sig_init(sig_ctx *c, void *provkey, const OSSL_PARAM params[], enum sig_oper
     if (ctrsa_key_is_pss(c->key)) {
         /* Every RSA-PSS key signs with PSS only; a restricted one also fixes its digests. */
         if (op == SIG_OP_VERIFY_RECOVER) {
-            CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+            CTRSA_RAISE(c->prov, CTRSA_R_NOT_SUPPORTED_FOR_KEYTYPE,
                         "an RSA-PSS key has no verify-recover operation");
             return 0;
         }

@@ -203,7 +203,7 @@ static int set_pad_mode(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params
         return 0;
     int digest_follows = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_DIGEST) != NULL;
     if ((r != NULL || ctrsa_key_is_pss(c->key)) && mode != RSA_PKCS1_PSS_PADDING) {
-        CTRSA_RAISE(c->prov, CTRSA_R_PSS_RESTRICTION,
+        CTRSA_RAISE(c->prov, CTRSA_R_ILLEGAL_PADDING_MODE,
                     "an RSA-PSS key only signs with pad-mode pss, not %s",
                     ctrsa_padmode_label(mode));
         return 0;

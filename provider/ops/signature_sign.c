@@ -75,7 +75,7 @@ static int encode_x931(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *tbs, si
     memcpy(payload, tbs, tbslen);
     payload[tbslen] = d->x931_id;
     if (ctrsa_x931_encode(em, k, payload, tbslen + 1) != CTRSA_PAD_OK) {
-        CTRSA_RAISE(c->prov, CTRSA_R_KEY_TOO_SMALL,
+        CTRSA_RAISE(c->prov, CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE,
                     "an X9.31 block of %s needs %zu bytes, the key has %zu", d->name,
                     tbslen + 3, k);
         return 0;
@@ -135,7 +135,7 @@ static int encode_for_sign(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *tbs
     if (ctrsa_md_is_set(&c->md)) {
         d = sig_digest_info(c, &c->md, c->pad_mode);
         if (tbslen != ctrsa_md_size(&c->md)) {
-            CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_DIGEST_LENGTH,
                         "input is %zu bytes, the %s digest is %zu", tbslen,
                         ctrsa_md_name(&c->md), ctrsa_md_size(&c->md));
             return 0;
@@ -144,7 +144,7 @@ static int encode_for_sign(sig_ctx *c, uint8_t *em, size_t k, const uint8_t *tbs
     switch (c->pad_mode) {
     case RSA_PKCS1_PADDING:
         if (d == NULL && tbslen > k - 11) {
-            CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
+            CTRSA_RAISE(c->prov, CTRSA_R_DATA_TOO_LARGE_FOR_KEY_SIZE,
                         "raw PKCS#1 input is %zu bytes, at most %zu fit", tbslen,
                         k > 11 ? k - 11 : 0);
             return 0;
@@ -223,7 +223,7 @@ int sig_sign(void *vctx, unsigned char *sig, size_t *siglen, size_t sigsize,
         return 0;
     }
     if (sigsize < k) {
-        CTRSA_RAISE(c->prov, CTRSA_R_OUTPUT_BUFFER_TOO_SMALL,
+        CTRSA_RAISE(c->prov, CTRSA_R_SIGNATURE_BUFFER_TOO_SMALL,
                     "signature buffer is %zu bytes, %zu needed", sigsize, k);
         return 0;
     }
@@ -286,7 +286,7 @@ int sig_verify(void *vctx, const unsigned char *sig, size_t siglen,
     if (ctrsa_md_is_set(&c->md)) {
         d = sig_digest_info(c, &c->md, c->pad_mode);
         if (tbslen != ctrsa_md_size(&c->md)) {
-            CTRSA_RAISE(c->prov, CTRSA_R_WRONG_INPUT_LENGTH,
+            CTRSA_RAISE(c->prov, CTRSA_R_INVALID_DIGEST_LENGTH,
                         "input is %zu bytes, the %s digest is %zu", tbslen,
                         ctrsa_md_name(&c->md), ctrsa_md_size(&c->md));
             return 0;

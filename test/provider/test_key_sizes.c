@@ -500,7 +500,7 @@ static void test_key_sizes(void **state)
         pub = params_of(n, e, NULL, NULL);
         memset(in, 0, sizeof(in));
         in[255] = 2;
-        compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid RSA key", 0);
+        compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid key", 0);
         OSSL_PARAM_free(pub);
     }
     fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
@@ -752,7 +752,7 @@ static void test_zero_numbers(void **state)
     memset(md, 0x11, sizeof(md));
     /* OpenSSL 3.0's test_RSA_get_set_params: three zero BIGNUMs */
     memset(in, 0, sizeof(in));
-    zero_key("n = e = d = 0", zero, zero, zero, "invalid RSA key", "n is zero", 0);
+    zero_key("n = e = d = 0", zero, zero, zero, "invalid key", "n is zero", 0);
 
     /* A 1024-bit key of two primes, imported without its factors, with e or d zero. */
     assert_int_equal(BN_generate_prime_ex(p, 512, 0, NULL, NULL, NULL), 1);
@@ -765,9 +765,9 @@ static void test_zero_numbers(void **state)
     assert_non_null(BN_mod_inverse(d, e, phi, bctx));
     memset(in, 0, sizeof(in));
     in[(BN_num_bits(n) + 7) / 8 - 1] = 2;
-    zero_key("1024-bit n, e = 0", n, zero, d, "invalid RSA key", "e is zero", 0);
+    zero_key("1024-bit n, e = 0", n, zero, d, "invalid key", "e is zero", 0);
     /* n and e compute: the public operations run, the private ones are refused */
-    zero_key("1024-bit n, d = 0", n, e, zero, "invalid RSA key", "d is zero", 1);
+    zero_key("1024-bit n, d = 0", n, e, zero, "invalid key", "d is zero", 1);
 
     /* absent (not zero) numbers: refused on import, as before */
     absent_part("no n", NULL, zero, zero);
@@ -829,8 +829,8 @@ static void test_private_numbers(void **state)
     {
         OSSL_PARAM *pq = params_of(n, e, big, crt), *nf = params_of(n, e, big, NULL);
         want_why = "d is not below n";
-        compare_key("d + m lambda(n) >= n, factors", pq, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
-        compare_key("d + m lambda(n) >= n", nf, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
+        compare_key("d + m lambda(n) >= n, factors", pq, EVP_PKEY_KEYPAIR, "invalid key", 1);
+        compare_key("d + m lambda(n) >= n", nf, EVP_PKEY_KEYPAIR, "invalid key", 1);
         OSSL_PARAM_free(pq);
         OSSL_PARAM_free(nf);
     }
@@ -839,21 +839,21 @@ static void test_private_numbers(void **state)
     assert_int_equal(BN_add_word(big, 2), 1);
     {
         OSSL_PARAM *nf = params_of(n, e, big, NULL);
-        compare_key("d = n + 2", nf, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
+        compare_key("d = n + 2", nf, EVP_PKEY_KEYPAIR, "invalid key", 1);
         OSSL_PARAM_free(nf);
     }
     /* d = 0 with the factors and the CRT values */
     {
         OSSL_PARAM *pq = params_of(n, e, zero, crt);
         want_why = "d is zero";
-        compare_key("d = 0, factors", pq, EVP_PKEY_KEYPAIR, "invalid RSA key", 1);
+        compare_key("d = 0, factors", pq, EVP_PKEY_KEYPAIR, "invalid key", 1);
         OSSL_PARAM_free(pq);
     }
     /* n = 0 with a non-zero d: the private-key check alone asks d < n */
     {
         OSSL_PARAM *z = numbers_of(zero, e, d);
         want_why = "n is zero";
-        compare_key("n = 0, d != 0", z, EVP_PKEY_KEYPAIR, "invalid RSA key", 0);
+        compare_key("n = 0, d != 0", z, EVP_PKEY_KEYPAIR, "invalid key", 0);
         OSSL_PARAM_free(z);
     }
     want_why = NULL;
