@@ -5,6 +5,8 @@
 #  - installed_openssl: Debian 12's libssl3, and Debian 13's libssl3t64 where dpkg-query
 #    prints an empty version for libssl3 and exits 0 (a fake dpkg-query on PATH);
 #  - report: a REGRESSION makes it return 1 and counts 1 in the summary; none returns 0;
+#  - source_candidates: the installed version first, then the newer ones oldest first, then
+#    the older ones newest first, in dpkg's order ("~" sorts before anything);
 #  - plain_config_recipe: test_sslapi, test_quicapi and test_pkcs12 take the plain
 #    configuration, test_rsa does not.
 set -euo pipefail
@@ -63,6 +65,16 @@ check "a regression: counted in the summary" \
 check "the summary is shown as written" "$(cat "$res/summary.txt")" "$(cat "$tmp/out")"
 report "$res" test_a > /dev/null
 check "no regression: report returns 0" 0 $?
+
+# source_candidates (the 3.5.9 Debian 13 root's mirror lists 3.5.9 but serves only 3.5.7)
+check "installed listed, then newer, then older" \
+    "3.5.9-1~deb13u1 3.5.9-1 3.5.7-1~deb13u3 3.5.7-1~deb13u2" \
+    "$(source_candidates 3.5.9-1~deb13u1 3.5.7-1~deb13u2 3.5.9-1 3.5.9-1~deb13u1 \
+        3.5.7-1~deb13u3 3.5.7-1~deb13u2 | tr '\n' ' ' | sed 's/ $//')"
+check "installed not listed: the oldest newer first" \
+    "3.0.20-1~deb12u1 3.0.20-1~deb12u2 3.0.18-1~deb12u1" \
+    "$(source_candidates 3.0.19-1~deb12u2 3.0.20-1~deb12u2 3.0.18-1~deb12u1 \
+        3.0.20-1~deb12u1 | tr '\n' ' ' | sed 's/ $//')"
 
 # plain_config_recipe
 for r in test_sslapi test_quicapi test_pkcs12; do
