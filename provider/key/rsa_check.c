@@ -75,24 +75,32 @@ static int coprime_vartime(const ctbn_limb *x, const ctbn_limb *n, size_t nl, ct
 
 enum mr_verdict { MR_ERROR, MR_PROBABLY_PRIME, MR_COMPOSITE_WITH_FACTOR, MR_COMPOSITE_NOT_POWER };
 
+/* The odd modulus a Miller-Rabin test runs on: public, with its Montgomery context. */
+typedef struct mr_target {
+    CTRSA_PROVCTX *prov;
+    const ctbn_mont *mont;
+    size_t nl, bits, k;       /* limbs, bit length (> 2) and byte length of n */
+} mr_target;
+
 /*
- * FIPS 186-4 C.3.2 (enhanced Miller-Rabin) on the key's n with CHECK_MR_ROUNDS random
- * bases from the public DRBG, as OpenSSL's ossl_bn_miller_rabin_is_prime with enhanced = 1.
+ * FIPS 186-4 C.3.2 (enhanced Miller-Rabin) on the odd t->mont->m > 3 with CHECK_MR_ROUNDS
+ * random bases from the public DRBG, as OpenSSL's ossl_bn_miller_rabin_is_prime with
+ * enhanced = 1.
  */
-static enum mr_verdict enhanced_mr_vartime(const CTRSA_KEY *key)
+static enum mr_verdict enhanced_mr_vartime(const mr_target *t)
 {
-    const ctbn_mont *mont = key->mont_n;
-    size_t nl = key->nlimbs, a = 0;
+    const ctbn_mont *mont = t->mont;
+    size_t nl = t->nl, a = 0;
     const ctbn_limb *n = mont->m;
     enum mr_verdict verdict = MR_ERROR;
     ctbn_limb two[1] = { 2 }, one[1] = { 1 };
     /* n1 = n - 1, m = (n - 1) / 2^a, then b, z, x, g and the scratch */
     size_t words = 6 * nl + CTBN_EXP_VARTIME_SCRATCH(nl) + CTBN_GCD_SCRATCH(nl);
     ctbn_limb *buf = OPENSSL_zalloc(words * sizeof(ctbn_limb));
-    uint8_t *bytes = OPENSSL_zalloc(key->k);
+    uint8_t *bytes = OPENSSL_zalloc(t->k);
 
     if (buf == NULL || bytes == NULL) {
-        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "public key check");
+        CTRSA_RAISE(t->prov, CTRSA_R_MALLOC_FAILURE, "public key check");
         goto end;
     }
     ctbn_limb *n1 = buf, *m = n1 + nl, *b = m + nl, *z = b + nl, *x = z + nl, *g = x + nl;
@@ -108,11 +116,11 @@ static enum mr_verdict enhanced_mr_vartime(const CTRSA_KEY *key)
     }
     for (int round = 0; round < CHECK_MR_ROUNDS; round++) {
         /* b in [2, 2^(bits - 1)), so 1 < b < n - 1 */
-        if (!ctrsa_random_bytes(key->prov, bytes, key->k))
+        if (!ctrsa_random_bytes(t->prov, bytes, t->k))
             goto end;
-        ctbn_from_bytes(b, nl, bytes, key->k);
+        ctbn_from_bytes(b, nl, bytes, t->k);
         for (size_t i = 0; i < nl; i++) {
-            size_t lo = 64 * i, top = key->bits - 1;
+            size_t lo = 64 * i, top = t->bits - 1;
             if (lo >= top)
                 b[i] = 0;
             else if (top - lo < 64)
@@ -161,34 +169,130 @@ end:
     return verdict;
 }
 
-int ctrsa_key_check_public(const CTRSA_KEY *key)
+/*
+ * The public check's last steps on the odd n held by t: no prime factor below
+ * CHECK_SMALL_FACTOR_BOUND, then the enhanced Miller-Rabin verdict, which must be
+ * "composite, not a prime power", or below CTRSA_MIN_BITS (OpenSSL's RSA_MIN_MODULUS_BITS)
+ * also "composite with a factor found" (ossl_rsa_sp800_56b_check_public outside FIPS mode).
+ * 1 if n passes; else raises why and returns 0.
+ */
+static int check_modulus_vartime(const mr_target *t)
 {
     unsigned f;
 
-    if (key == NULL || !key->has_public) {
-        CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART, "no public key");
+    if ((f = small_factor_vartime(t->mont->m, t->nl)) != 0) {
+        CTRSA_RAISE(t->prov, CTRSA_R_INVALID_KEY, "n has the small factor %u", f);
         return 0;
     }
-    if (!ctrsa_key_computable(key))
-        return 0;
-    /* n odd and 1 < e < n odd hold since import (ctrsa_key_set) */
-    if ((f = small_factor_vartime(key->mont_n->m, key->nlimbs)) != 0) {
-        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n has the small factor %u", f);
-        return 0;
-    }
-    switch (enhanced_mr_vartime(key)) {
+    switch (enhanced_mr_vartime(t)) {
     case MR_COMPOSITE_NOT_POWER:
         return 1;
     case MR_PROBABLY_PRIME:
-        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n is prime");
+        CTRSA_RAISE(t->prov, CTRSA_R_INVALID_KEY, "n is prime");
         return 0;
     case MR_COMPOSITE_WITH_FACTOR:
-        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n is a prime power (a factor was found)");
+        if (t->bits < CTRSA_MIN_BITS)
+            return 1;
+        CTRSA_RAISE(t->prov, CTRSA_R_INVALID_KEY, "n is a prime power (a factor was found)");
         return 0;
     case MR_ERROR:
     default:
         return 0;   /* raised by the random source or the allocation */
     }
+}
+
+/* OpenSSL's public check refuses n above OPENSSL_RSA_MAX_MODULUS_BITS ("modulus too
+ * large") before anything else; every n it goes on with fits the engine. */
+#define CHECK_MAX_MODULUS_BITS 16384
+_Static_assert(CHECK_MAX_MODULUS_BITS <= CTBN_MAX_BITS, "the public check's n fits the engine");
+
+/* x without its leading zero bytes (a public number as imported). */
+static ctrsa_num strip_zeros(ctrsa_num x)
+{
+    while (x.len > 0 && x.p[0] == 0) {
+        x.p++;
+        x.len--;
+    }
+    return x;
+}
+
+/*
+ * The public check of a key the engine cannot compute with, on n and e as imported, in
+ * the order of ossl_rsa_sp800_56b_check_public: at most 16384 bits, n odd, e odd and
+ * above 1 (e may be above n: the check does not compare them), then check_modulus_vartime
+ * on a Montgomery context made for the check. n = 1 fails, as OpenSSL's Miller-Rabin
+ * refuses a w below 5.
+ */
+static int check_public_given_vartime(const CTRSA_KEY *key)
+{
+    ctrsa_num n = strip_zeros(key->factors->n), e = strip_zeros(key->factors->e);
+    size_t nl;
+    ctbn_limb *limbs;
+    ctbn_mont *mont;
+    int ok = 0;
+
+    if (key->bits > CHECK_MAX_MODULUS_BITS) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MODULUS_TOO_LARGE, "n has %zu bits, at most %d are "
+                    "checked (OpenSSL's maximum)", key->bits, CHECK_MAX_MODULUS_BITS);
+        return 0;
+    }
+    if (n.len == 0 || (n.p[n.len - 1] & 1) == 0) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, n.len == 0 ? "n is zero" : "n is even");
+        return 0;
+    }
+    if (e.len == 0 || (e.p[e.len - 1] & 1) == 0 || (e.len == 1 && e.p[0] == 1)) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "e must be odd and greater than 1");
+        return 0;
+    }
+    if (key->bits < 3) {
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "n is 1");
+        return 0;
+    }
+    nl = CTBN_LIMBS(key->bits);
+    limbs = OPENSSL_zalloc(nl * sizeof(ctbn_limb));
+    mont = OPENSSL_zalloc(CTBN_MONT_BYTES(nl));
+    if (limbs == NULL || mont == NULL) {
+        CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "public key check");
+    } else {
+        ctbn_from_bytes(limbs, nl, n.p, n.len);
+        if (ctbn_mont_init(mont, limbs, nl) != 0) {   /* odd and above 1: cannot fail */
+            CTRSA_RAISE(key->prov, CTRSA_R_INTERNAL, "public key check");
+        } else {
+            mr_target t = { key->prov, mont, nl, key->bits, (key->bits + 7) / 8 };
+            ok = check_modulus_vartime(&t);
+        }
+    }
+    OPENSSL_free(limbs);
+    OPENSSL_free(mont);
+    return ok;
+}
+
+int ctrsa_key_check_public(const CTRSA_KEY *key)
+{
+    if (key == NULL || !key->has_public) {
+        CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART, "no public key");
+        return 0;
+    }
+    if (!ctrsa_key_is_computable(key))
+        return check_public_given_vartime(key);
+    /* n odd and 1 < e < n odd hold since import (ctrsa_key_set) */
+    mr_target t = { key->prov, key->mont_n, key->nlimbs, key->bits, key->k };
+    return check_modulus_vartime(&t);
+}
+
+int ctrsa_key_check_pair(const CTRSA_KEY *key)
+{
+    if (key == NULL || !key->has_public) {
+        CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART, "no public key");
+        return 0;
+    }
+    if (!key->has_private) {
+        CTRSA_RAISE(key->prov, CTRSA_R_NOT_PRIVATE_KEY, "a key-pair check needs a private key");
+        return 0;
+    }
+    if (!ctrsa_key_is_computable(key))
+        return ctrsa_key_check_given_pair(key);
+    return ctrsa_key_check_public(key) && ctrsa_key_validate(key, 1);
 }
 
 /*

@@ -870,6 +870,11 @@ int ctrsa_key_is_pss(const CTRSA_KEY *key) { return key->is_pss; }
  * value (192 up to 7680 bits, 256 up to 15360). A 1024-bit key is 80 bits, as OpenSSL says
  * (rounding down gave 72; test_compat checks against the default provider).
  */
+size_t ctrsa_multiprime_cap(size_t bits)
+{
+    return bits < 1024 ? 2 : bits < 4096 ? 3 : bits < 8192 ? 4 : 5;
+}
+
 int ctrsa_key_security_bits(const CTRSA_KEY *key)
 {
     static const struct { size_t bits; int strength; } table[] = {
@@ -877,6 +882,9 @@ int ctrsa_key_security_bits(const CTRSA_KEY *key)
         {15360, 256},
     };
     size_t n = key->bits;
+    size_t nprimes = key->factors != NULL ? key->factors->nprimes : 0;
+    if (nprimes > 2 && nprimes > ctrsa_multiprime_cap(n))
+        return 0;   /* as OpenSSL's RSA_security_bits */
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
         if (n == table[i].bits)
             return table[i].strength;

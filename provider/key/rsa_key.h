@@ -130,6 +130,11 @@ int ctrsa_key_check_kept_pair(const CTRSA_KEY *key);
  * Public values only. */
 int ctrsa_key_e_below_2(const CTRSA_KEY *key);
 
+/* OpenSSL's ossl_rsa_multip_cap: the most primes a modulus of `bits` bits may have (2 below
+ * 1024 bits, 3 below 4096, 4 below 8192, then 5). A key of more primes imports; its security
+ * bits are 0 and its key-pair check fails, as with the default provider. */
+size_t ctrsa_multiprime_cap(size_t bits);
+
 int ctrsa_key_has_public(const CTRSA_KEY *key);
 int ctrsa_key_has_private(const CTRSA_KEY *key);
 size_t ctrsa_key_bits(const CTRSA_KEY *key);    /* bit length of n */

@@ -15,13 +15,23 @@
 #include "rsa_key.h"
 
 /*
- * The public-key check (provider/key/rsa_check.c), with OpenSSL 3.0's verdicts: n without a
+ * The public-key check (provider/key/rsa_check.c), EVP_PKEY_public_check, with the verdicts
+ * of OpenSSL 3.0's ossl_rsa_sp800_56b_check_public: n of at most 16384 bits, odd, without a
  * prime factor below 752, composite and not a prime power (enhanced Miller-Rabin with
- * random bases from the public DRBG); n odd and e odd > 1 hold since import. 1 if the key
- * passes; otherwise CTRSA_R_INVALID_KEY is raised saying why. CT: variable time; n and e
- * are public.
+ * random bases from the public DRBG; below 512 bits also a prime power), e odd > 1. For any
+ * key that imports, the engine computing with it or not (then on n and e as imported). 1 if
+ * the key passes; otherwise CTRSA_R_INVALID_KEY (CTRSA_R_MODULUS_TOO_LARGE above 16384
+ * bits) is raised saying why. CT: variable time; n and e are public.
  */
 int ctrsa_key_check_public(const CTRSA_KEY *key);
+/*
+ * The key-pair check (EVP_PKEY_check, EVP_PKEY_pairwise_check): for a key the engine
+ * computes with, the public check and ctrsa_key_validate(key, 1); for any other, the
+ * verdict of OpenSSL 3.0's rsa_validate_keypair_multiprime on the numbers as imported
+ * (rsa_check_given.c), with no RSA operation. 1 if it passes; else raises why, returns 0.
+ * CT: the private numbers are used on constant-time paths; only the verdict leaks.
+ */
+int ctrsa_key_check_pair(const CTRSA_KEY *key);
 /* Full check of the private key plus a pairwise test (x^e^d == x for a random x), in
  * provider/key/rsa_check.c: it runs both operations below. */
 int ctrsa_key_validate(const CTRSA_KEY *key, int check_private);

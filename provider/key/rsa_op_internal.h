@@ -63,4 +63,18 @@ void ctrsa_key_crt_exp(const CTRSA_KEY *key, ctbn_limb *out, const ctbn_limb *x,
                        const ctbn_limb *ep, const ctbn_limb *eq, ctbn_limb *tmp,
                        ctbn_limb *work);
 
+/*
+ * rsa_check_given.c: the key-pair check of a key the engine cannot compute with
+ * (key->unusable), on key->factors, with the verdicts of OpenSSL 3.0's
+ * rsa_validate_keypair_multiprime: at least two factors and d; no more primes than
+ * OpenSSL's cap for the modulus size; e odd and not 1; each factor prime (Miller-Rabin, as
+ * many rounds as BN_check_prime); n the product of the factors; e * d = 1 modulo
+ * lambda(n); and when given, each CRT exponent d mod (r_i - 1) and each coefficient the
+ * inverse of the product of the earlier primes modulo r_i (qInv = q^-1 mod p). Runs on the
+ * secret stack. 1 if it passes; else raises why and returns 0.
+ * CT: d and the factors' values go through constant-time engine paths; their announced
+ * lengths leak, and a failing step's verdict (the key is refused) ends the check.
+ */
+int ctrsa_key_check_given_pair(const CTRSA_KEY *key);
+
 #endif

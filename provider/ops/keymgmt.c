@@ -245,13 +245,10 @@ static int km_validate(const void *keydata, int selection, int checktype)
          * default provider's, whatever n is; nothing else is computed. */
         if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0)
             return ctrsa_key_check_private(key);
-        /* OpenSSL's key-pair check includes its public-key check */
-        return ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0
-                || ctrsa_key_check_public(key))
-               && ctrsa_key_validate(key, 1);
+        return ctrsa_key_check_pair(key);
     }
     if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0)
-        return ctrsa_key_check_public(key) && ctrsa_key_validate(key, 0);
+        return ctrsa_key_check_public(key);
     return 1;   /* the PSS restrictions were checked on import */
 }
 

@@ -199,6 +199,12 @@ static int run_pairwise_check(EVP_PKEY_CTX *c, size_t k)
     return EVP_PKEY_pairwise_check(c) == 1;
 }
 
+static int run_param_check(EVP_PKEY_CTX *c, size_t k)
+{
+    (void)k;
+    return EVP_PKEY_param_check(c) == 1;
+}
+
 static const op ops[] = {
     { "sign PKCS#1 v1.5", 1, init_sign_pkcs1, run_sign_md, 0 },
     { "sign PSS", 1, init_sign_pss, run_sign_md, 0 },
@@ -216,6 +222,7 @@ static const op ops[] = {
     { "public check", 0, init_none, run_public_check, 1 },
     { "private check", 1, init_none, run_private_check, 1 },
     { "pairwise check", 1, init_none, run_pairwise_check, 1 },
+    { "param check", 0, init_none, run_param_check, 1 },
 };
 
 /* The text and library of the first error of the last run_op (the provider's
@@ -448,6 +455,7 @@ static void test_key_sizes(void **state)
     BN_set_word(crt[3], 0xbd87);
     BN_set_word(crt[4], 0xcc3b);
     in[3] = 2;
+    strict_checks = 1;
     both("32-bit", n, e, d, crt, "RSA key too small");
 
     /* A 511-bit key of two primes (256 and 255 bits) */
@@ -503,6 +511,7 @@ static void test_key_sizes(void **state)
         compare_key("even 2048-bit", pub, EVP_PKEY_PUBLIC_KEY, "invalid key", 0);
         OSSL_PARAM_free(pub);
     }
+    strict_checks = 0;
     fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
             "expected difference)\n", expected_differences, tu_provider_name());
 
@@ -749,6 +758,7 @@ static void test_zero_numbers(void **state)
     BIGNUM *p = BN_new(), *q = BN_new(), *phi = BN_new();
 
     (void)state;
+    strict_checks = 1;
     memset(md, 0x11, sizeof(md));
     /* OpenSSL 3.0's test_RSA_get_set_params: three zero BIGNUMs */
     memset(in, 0, sizeof(in));
@@ -774,6 +784,7 @@ static void test_zero_numbers(void **state)
     absent_part("no e", zero, NULL, zero);
     absent_part("no n, e", NULL, NULL, zero);
 
+    strict_checks = 0;
     fprintf(stderr, "%d operations computed by the default provider and refused by %s (the "
             "expected difference)\n", expected_differences, tu_provider_name());
     BN_free(zero);
@@ -874,6 +885,164 @@ static void test_private_numbers(void **state)
     BN_CTX_free(bctx);
 }
 
+/*
+ * The parameters of a key of np primes (the words in w, or the BIGNUMs in big when w is
+ * NULL) with the public exponent e: n their product, d = e^-1 mod lambda(n) computed as if
+ * each were prime, and the CRT values when with_crt (coefficient i: the inverse of the
+ * product of the primes before prime i + 1 modulo it; qInv for the first). NULL when e has
+ * no inverse.
+ */
+static OSSL_PARAM *key_of_primes(const BN_ULONG *w, BIGNUM *const *big, int np,
+                                 const BIGNUM *e, int with_crt)
+{
+    static const char *const fnames[] = { OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+                                          OSSL_PKEY_PARAM_RSA_FACTOR3 };
+    static const char *const xnames[] = { OSSL_PKEY_PARAM_RSA_EXPONENT1,
+                                          OSSL_PKEY_PARAM_RSA_EXPONENT2,
+                                          OSSL_PKEY_PARAM_RSA_EXPONENT3 };
+    static const char *const cnames[] = { OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+                                          OSSL_PKEY_PARAM_RSA_COEFFICIENT2 };
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *p[3], *n = BN_new(), *lambda = BN_new(), *pm1 = BN_new(), *g = BN_new();
+    BIGNUM *d = BN_new(), *x, *pp = BN_new(), *kept[5];
+    int nkept = 0;
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+
+    assert_true(np >= 2 && np <= 3);
+    BN_one(n);
+    BN_one(lambda);
+    for (int i = 0; i < np; i++) {
+        p[i] = BN_new();
+        if (w != NULL)
+            BN_set_word(p[i], w[i]);
+        else
+            BN_copy(p[i], big[i]);
+        BN_mul(n, n, p[i], bctx);
+        BN_sub(pm1, p[i], BN_value_one());
+        BN_gcd(g, lambda, pm1, bctx);
+        BN_mul(lambda, lambda, pm1, bctx);
+        BN_div(lambda, NULL, lambda, g, bctx);
+    }
+    if (BN_mod_inverse(d, e, lambda, bctx) == NULL)
+        goto end;
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n);
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e);
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_D, d);
+    for (int i = 0; i < np; i++)
+        OSSL_PARAM_BLD_push_BN(bld, fnames[i], p[i]);
+    /* OSSL_PARAM_BLD reads each BIGNUM when the array is made: one per value */
+    for (int i = 0; with_crt && i < np; i++) {
+        x = kept[nkept++] = BN_new();
+        BN_sub(pm1, p[i], BN_value_one());
+        BN_mod(x, d, pm1, bctx);
+        OSSL_PARAM_BLD_push_BN(bld, xnames[i], x);
+    }
+    BN_copy(pp, p[0]);
+    for (int i = 1; with_crt && i < np; i++) {
+        x = kept[nkept++] = BN_new();
+        if (i == 1)
+            assert_non_null(BN_mod_inverse(x, p[1], p[0], bctx));
+        else
+            assert_non_null(BN_mod_inverse(x, pp, p[i], bctx));
+        BN_mul(pp, pp, p[i], bctx);
+        OSSL_PARAM_BLD_push_BN(bld, cnames[i - 1], x);
+    }
+    params = OSSL_PARAM_BLD_to_param(bld);
+    assert_non_null(params);
+end:
+    for (int i = 0; i < np; i++)
+        BN_free(p[i]);
+    BN_free(n);
+    BN_free(lambda);
+    BN_free(pm1);
+    BN_free(g);
+    BN_free(d);
+    for (int i = 0; i < nkept; i++)
+        BN_free(kept[i]);
+    BN_free(pp);
+    OSSL_PARAM_BLD_free(bld);
+    BN_CTX_free(bctx);
+    return params;
+}
+
+/* The key of np primes through every operation as a key pair and as a public key. */
+static void check_primes(const char *name, const BN_ULONG *w, BIGNUM *const *big, int np,
+                         const BIGNUM *e, int with_crt, const char *reason)
+{
+    OSSL_PARAM *pair = key_of_primes(w, big, np, e, with_crt);
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *pub;
+    BIGNUM *n = NULL;
+
+    assert_non_null(pair);
+    assert_int_equal(OSSL_PARAM_get_BN(OSSL_PARAM_locate(pair, OSSL_PKEY_PARAM_RSA_N), &n), 1);
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n);
+    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e);
+    pub = OSSL_PARAM_BLD_to_param(bld);
+    memset(in, 0, sizeof(in));
+    in[(BN_num_bits(n) + 7) / 8 - 1] = 2;
+    compare_key(name, pair, EVP_PKEY_KEYPAIR, reason, 0);
+    compare_key(name, pub, EVP_PKEY_PUBLIC_KEY, reason, 0);
+    OSSL_PARAM_free(pair);
+    OSSL_PARAM_free(pub);
+    OSSL_PARAM_BLD_free(bld);
+    BN_free(n);
+}
+
+/*
+ * The key checks of keys the engine cannot compute with give the default's verdicts: they
+ * are arithmetic on the numbers as imported (OpenSSL 3.0's ossl_rsa_sp800_56b_check_public
+ * for the public check; rsa_validate_keypair_multiprime for EVP_PKEY_check and the
+ * pairwise check, with the primality of each factor), not RSA operations. test_key_sizes
+ * runs its keys with strict_checks too.
+ */
+static void test_check_verdicts(void **state)
+{
+    BIGNUM *e = BN_new(), *big[2] = { BN_new(), BN_new() };
+    BN_CTX *bctx = BN_CTX_new();
+    /* the 32-bit key's primes, and 0xe963's square (a prime power) */
+    static const BN_ULONG pq[] = { 0xe963, 0xceb7 }, pp[] = { 0xe963, 0xe963 };
+    /* 3 (a small factor) times a prime; 757 * 761 (composite, no factor below 752) as a
+     * "prime"; three primes of a 48-bit modulus (a two-prime size) */
+    static const BN_ULONG three[] = { 3, 0xceb7 }, fake[] = { 757 * 761, 0xceb7 };
+    static const BN_ULONG tri[] = { 0xe963, 0xceb7, 0xfff1 };
+
+    (void)state;
+    memset(md, 0x11, sizeof(md));
+    strict_checks = 1;
+    BN_set_word(e, 65537);
+    check_primes("32-bit, without CRT values", pq, NULL, 2, e, 0, "RSA key too small");
+    check_primes("n = p^2", pp, NULL, 2, e, 0, "RSA key too small");
+    check_primes("n = 3q", three, NULL, 2, e, 1, "RSA key too small");
+    check_primes("a composite factor", fake, NULL, 2, e, 1, "RSA key too small");
+    check_primes("48-bit, three primes", tri, NULL, 3, e, 1, "RSA key too small");
+    BN_set_word(e, 3);
+    check_primes("32-bit, e = 3", pq, NULL, 2, e, 1, "RSA key too small");
+    BN_set_word(e, 1);
+    check_primes("32-bit, e = 1", pq, NULL, 2, e, 1, "RSA key too small");
+
+    /* a 1024-bit key whose e is n + 2 (odd, above n): the engine refuses it, the checks
+     * pass in the default provider */
+    do {
+        assert_int_equal(BN_generate_prime_ex(big[0], 512, 0, NULL, NULL, NULL), 1);
+        assert_int_equal(BN_generate_prime_ex(big[1], 512, 0, NULL, NULL, NULL), 1);
+        assert_int_equal(BN_mul(e, big[0], big[1], bctx), 1);
+        assert_int_equal(BN_add_word(e, 2), 1);
+        OSSL_PARAM *probe = key_of_primes(NULL, big, 2, e, 1);
+        if (probe != NULL) {
+            OSSL_PARAM_free(probe);
+            break;
+        }
+    } while (1);
+    check_primes("1024-bit, e = n + 2", NULL, big, 2, e, 1, "invalid key");
+    strict_checks = 0;
+    BN_free(e);
+    BN_free(big[0]);
+    BN_free(big[1]);
+    BN_CTX_free(bctx);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -893,6 +1062,7 @@ int main(void)
         cmocka_unit_test(test_key_sizes),
         cmocka_unit_test(test_zero_numbers),
         cmocka_unit_test(test_private_numbers),
+        cmocka_unit_test(test_check_verdicts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
