@@ -5,6 +5,7 @@
 # programs through it with the trace proving where every private-key operation ran:
 #   - nginx (master as root loads the key, two pre-forked workers as www-data do the
 #     handshakes), fetched by curl over TLS 1.3 and over TLS 1.2 with RSA key exchange;
+#   - haproxy with ssl-mode-async (each handshake's private-key operation in an ASYNC job);
 #   - python3's ssl module (a TLS 1.3 handshake, server and client in one process) and
 #     python3-cryptography (sign, verify, encrypt, decrypt);
 # reinstall the same package and upgrade to a rebuilt one (and back) while enabled; then
@@ -189,6 +190,49 @@ expect_count "curl: TLS 1.3 signature verifications in ctrsa" $n \
     "$(count 'ctrsa: verify bits=2048 pad=pss' "${cfiles[@]}")"
 expect_count "curl: TLS 1.2 pre-master encryptions in ctrsa" $n \
     "$(count 'ctrsa: encrypt bits=2048 pad=pkcs1' "${cfiles[@]}")"
+
+part "haproxy with ssl-mode-async: private-key operations inside OpenSSL's ASYNC jobs"
+# Each handshake's private-key operation runs in an ASYNC job, on a 32 KiB stack that
+# OpenSSL allocates on the heap (ctrsa once overwrote the heap below it: SIGSEGV at the
+# first handshake).
+rm -f "$trace"/*
+mkdir -p "$work/haproxy"
+cat "$work/cert.pem" "$work/key.pem" > "$work/haproxy/both.pem"
+cat > "$work/haproxy/haproxy.cfg" <<HAPROXY
+global
+    ssl-mode-async
+    maxconn 64
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 5s
+    timeout server 5s
+frontend tls
+    bind 127.0.0.1:$port ssl crt $work/haproxy/both.pem
+    http-request return status 200 content-type text/plain string "served by haproxy"
+HAPROXY
+haproxy -f "$work/haproxy/haproxy.cfg" -db > "$work/haproxy/log" 2>&1 &
+hpid=$!
+for _ in $(seq 50); do
+    curl -s -o /dev/null --max-time 1 -k "https://127.0.0.1:$port/" && break
+    sleep 0.1
+done
+probes=$(count 'ctrsa: sign bits=2048 pad=pss' "$trace/$hpid")   # the readiness probe's
+hn=10
+hgot=0
+for _ in $(seq $hn); do
+    if curl -sS --max-time 5 --resolve "localhost:$port:127.0.0.1" --cacert "$work/cert.pem" \
+        "https://localhost:$port/" 2> "$work/curl.err" | grep -qx 'served by haproxy'; then
+        hgot=$((hgot + 1))
+    fi
+done
+expect_count "haproxy: fetches served" $hn $hgot
+if kill -0 "$hpid" 2> /dev/null; then ok "haproxy still running"; else
+    fail "haproxy died"; sed 's/^/    /' "$work/haproxy/log"; fi
+kill "$hpid" 2> /dev/null || true
+wait "$hpid" 2> /dev/null || true
+expect_count "haproxy: TLS 1.3 CertificateVerify signatures in ctrsa" $hn \
+    $(( $(count 'ctrsa: sign bits=2048 pad=pss' "$trace/$hpid") - probes ))
 
 part "python3: ssl handshake and python3-cryptography, through ctrsa"
 rm -f "$trace"/*
