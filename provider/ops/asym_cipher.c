@@ -336,12 +336,22 @@ static int oaep_md_ready(asym_ctx *c)
            || ctrsa_md_fetch(c->prov, &c->oaep_md, OAEP_DEFAULT_DIGEST, NULL);
 }
 
+/*
+ * As the default provider's rsa_enc.c (3.0 to 4.0): every integer but PSS is taken, and a
+ * name not in its table (pkcs1, none, oaep, oeap, x931; "pss" is not there) sets mode 0.
+ * The modes ctrsa cannot encrypt or decrypt with (0, x931, 2, 99...) are refused at the
+ * operation, as the default's RSA_public_encrypt and RSA_private_decrypt refuse them.
+ */
+static const ctrsa_padmode_rules cipher_rules = {
+    CTRSA_PADMODE_NAMES_CIPHER, 0, ~CTRSA_PADMODE_BIT(RSA_PKCS1_PSS_PADDING), 1
+};
+
 static int set_pad_mode(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    int mode;
+    int mode = c->pad_mode;
 
     (void)params;
-    if (!ctrsa_padmode_from_param(c->prov, p, CTRSA_PADMODES_CIPHER, &mode))
+    if (!ctrsa_padmode_from_param(c->prov, p, &cipher_rules, &mode))
         return 0;
     if (mode == RSA_PKCS1_OAEP_PADDING && !oaep_md_ready(c))
         return 0;
