@@ -106,7 +106,8 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
     return 1;
 }
 
-int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode)
+int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode,
+                           unsigned int names)
 {
     const char *name;
 
@@ -115,7 +116,8 @@ int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode)
     case OSSL_PARAM_UNSIGNED_INTEGER:
         return OSSL_PARAM_set_int(p, mode);
     case OSSL_PARAM_UTF8_STRING:
-        name = ctrsa_padmode_name(mode);
+        name = mode >= 0 && mode < 32 && (names & CTRSA_PADMODE_BIT(mode)) != 0
+               ? ctrsa_padmode_name(mode) : NULL;
         if (name == NULL) {
             /* As the default provider: an error on the queue, p untouched, success. */
             CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "pad-mode %d has no name", mode);

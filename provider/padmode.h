@@ -47,11 +47,17 @@ typedef struct ctrsa_padmode_rules {
     int any_int;
 } ctrsa_padmode_rules;
 
-/* The names each operation finds (the default's two padding_item tables). */
+/*
+ * The names each operation finds and reports (the default's two padding_item tables). The
+ * asym-cipher's lost "x931" in OpenSSL 3.4 (openssl/openssl#24938, master only, July 2024;
+ * measured in 3.5, 3.6 and 4.0); before, it set mode 5, which no encryption takes.
+ */
 #define CTRSA_PADMODE_NAMES_SIGNATURE CTRSA_PADMODES_SIGNATURE
 #define CTRSA_PADMODE_NAMES_CIPHER \
     (CTRSA_PADMODE_BIT(RSA_PKCS1_PADDING) | CTRSA_PADMODE_BIT(RSA_NO_PADDING) \
-     | CTRSA_PADMODE_BIT(RSA_PKCS1_OAEP_PADDING) | CTRSA_PADMODE_BIT(RSA_X931_PADDING))
+     | CTRSA_PADMODE_BIT(RSA_PKCS1_OAEP_PADDING))
+#define CTRSA_PADMODE_NAMES_CIPHER_3_0 \
+    (CTRSA_PADMODE_NAMES_CIPHER | CTRSA_PADMODE_BIT(RSA_X931_PADDING))
 
 /*
  * *mode := the mode in p, which holds an integer or a UTF-8 name, read by `rules`; *mode
@@ -64,10 +70,12 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
 
 /*
  * Write mode into p: as an integer if p is an integer parameter, as the name if it is a
- * UTF-8 string. A mode with no name asked for as a string (the asym-cipher's 0, 7 or any
- * other integer it was given) raises CTRSA_R_INTERNAL, leaves p as it was and returns 1:
- * the default provider's getters raise ERR_R_INTERNAL_ERROR there and go on (3.0 to 4.0).
+ * UTF-8 string and the mode is in `names` (the operation's CTRSA_PADMODE_NAMES_*). A mode
+ * with no name there asked for as a string (the asym-cipher's 0, 7 or any other integer it
+ * was given) raises CTRSA_R_INTERNAL, leaves p as it was and returns 1: the default
+ * provider's getters raise ERR_R_INTERNAL_ERROR there and go on (3.0 to 4.0).
  */
-int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode);
+int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode,
+                           unsigned int names);
 
 #endif

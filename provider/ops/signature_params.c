@@ -391,7 +391,7 @@ static int set_saltlen(sig_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[
 
 static int get_pad_mode(const sig_ctx *c, OSSL_PARAM *p)
 {
-    return ctrsa_padmode_to_param(c->prov, p, c->pad_mode);
+    return ctrsa_padmode_to_param(c->prov, p, c->pad_mode, CTRSA_PADMODE_NAMES_SIGNATURE);
 }
 
 /* The digests by the names they were set with, as the default provider reports them

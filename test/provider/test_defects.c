@@ -839,7 +839,7 @@ static void test_oeap_alias(void **state)
  * then does. The default provider (3.0 to 4.0) keeps the current mode for a signature
  * name it does not know ("oaep" included: OpenSSL 3.5's 15-test_rsax931 signs with
  * "pad-mode:oaep" and expects PKCS#1 v1.5), sets mode 0 for an asym-cipher name it does not
- * know ("pss" included), takes every asym-cipher integer but PSS and refuses the signature
+ * know ("pss" included, and "x931" from 3.4, where mode 5 also loses its name), takes every asym-cipher integer but PSS and refuses the signature
  * integers outside pkcs1, none, x931 and pss.
  */
 typedef struct pm_value {
