@@ -43,18 +43,31 @@ const char *ctrsa_padmode_label(int mode)
     return e != NULL ? e->label : "unknown";
 }
 
-static int allowed_mode(int mode, unsigned int allowed)
+static int allowed_mode(int mode, const ctrsa_padmode_rules *rules)
 {
-    return mode >= 0 && mode < 32 && (allowed & CTRSA_PADMODE_BIT(mode)) != 0
-           && by_mode(mode) != NULL;
+    if (mode < 0 || mode >= 32)
+        return rules->any_int;
+    return (rules->allowed & CTRSA_PADMODE_BIT(mode)) != 0;
+}
+
+/* The mode `name` gives under rules: found in the table among rules->by_name, else
+ * rules->unknown_name (current for CTRSA_PADMODE_KEEP). */
+static int mode_by_name(const char *name, const ctrsa_padmode_rules *rules, int current)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(padmodes) / sizeof(padmodes[0]); i++)
+        if (padmodes[i].name != NULL && strcmp(padmodes[i].name, name) == 0
+            && (rules->by_name & CTRSA_PADMODE_BIT(padmodes[i].mode)) != 0)
+            return padmodes[i].mode;
+    return rules->unknown_name == CTRSA_PADMODE_KEEP ? current : rules->unknown_name;
 }
 
 int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
-                             unsigned int allowed, int *mode)
+                             const ctrsa_padmode_rules *rules, int *mode)
 {
     char name[CTRSA_PARAM_NAME_SIZE];
     int m = -1;
-    size_t i;
 
     switch (p->data_type) {
     case OSSL_PARAM_INTEGER:
@@ -64,7 +77,7 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
             CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode: unreadable integer");
             return 0;
         }
-        if (!allowed_mode(m, allowed)) {
+        if (!allowed_mode(m, rules)) {
             CTRSA_RAISE(prov, CTRSA_R_ILLEGAL_PADDING_MODE,
                         "pad-mode %d is not supported by this operation", m);
             return 0;
@@ -75,12 +88,12 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
             CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE, "pad-mode: no readable value");
             return 0;
         }
-        for (i = 0; i < sizeof(padmodes) / sizeof(padmodes[0]); i++)
-            if (padmodes[i].name != NULL && strcmp(padmodes[i].name, name) == 0)
-                m = padmodes[i].mode;
-        if (!allowed_mode(m, allowed)) {
+        /* A name the operation does not know is not refused (see padmode.h). */
+        m = mode_by_name(name, rules, *mode);
+        if (!allowed_mode(m, rules)) {
             CTRSA_RAISE(prov, CTRSA_R_ILLEGAL_PADDING_MODE,
-                        "pad-mode \"%.40s\" is not supported by this operation", name);
+                        "pad-mode \"%.40s\" (%s) is not supported by this operation", name,
+                        ctrsa_padmode_label(m));
             return 0;
         }
         break;
@@ -93,7 +106,8 @@ int ctrsa_padmode_from_param(const CTRSA_PROVCTX *prov, const OSSL_PARAM *p,
     return 1;
 }
 
-int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode)
+int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode,
+                           unsigned int names)
 {
     const char *name;
 
@@ -102,11 +116,12 @@ int ctrsa_padmode_to_param(const CTRSA_PROVCTX *prov, OSSL_PARAM *p, int mode)
     case OSSL_PARAM_UNSIGNED_INTEGER:
         return OSSL_PARAM_set_int(p, mode);
     case OSSL_PARAM_UTF8_STRING:
-        name = ctrsa_padmode_name(mode);
+        name = mode >= 0 && mode < 32 && (names & CTRSA_PADMODE_BIT(mode)) != 0
+               ? ctrsa_padmode_name(mode) : NULL;
         if (name == NULL) {
-            CTRSA_RAISE(prov, CTRSA_R_INVALID_PADDING_MODE,
-                        "pad-mode %d has no name", mode);
-            return 0;
+            /* As the default provider: an error on the queue, p untouched, success. */
+            CTRSA_RAISE(prov, CTRSA_R_INTERNAL, "pad-mode %d has no name", mode);
+            return 1;
         }
         return OSSL_PARAM_set_utf8_string(p, name);
     default:

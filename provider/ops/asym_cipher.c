@@ -336,12 +336,29 @@ static int oaep_md_ready(asym_ctx *c)
            || ctrsa_md_fetch(c->prov, &c->oaep_md, OAEP_DEFAULT_DIGEST, NULL);
 }
 
+/* The pad-mode names of the loading core's default provider (padmode.h). */
+static unsigned int cipher_names(const asym_ctx *c)
+{
+    return c->prov->core_version >= CTRSA_CORE_3_4 ? CTRSA_PADMODE_NAMES_CIPHER
+                                                   : CTRSA_PADMODE_NAMES_CIPHER_3_0;
+}
+
+/*
+ * As the default provider's rsa_enc.c (3.0 to 4.0): every integer but PSS is taken, and a
+ * name not in its table (pkcs1, none, oaep, oeap, and x931 before 3.4; "pss" is not there)
+ * sets mode 0. The modes ctrsa cannot encrypt or decrypt with (0, x931, 2, 99...) are
+ * refused at the operation, as the default's RSA_public_encrypt and RSA_private_decrypt
+ * refuse them.
+ */
 static int set_pad_mode(asym_ctx *c, const OSSL_PARAM *p, const OSSL_PARAM params[])
 {
-    int mode;
+    const ctrsa_padmode_rules rules = {
+        cipher_names(c), 0, ~CTRSA_PADMODE_BIT(RSA_PKCS1_PSS_PADDING), 1
+    };
+    int mode = c->pad_mode;
 
     (void)params;
-    if (!ctrsa_padmode_from_param(c->prov, p, CTRSA_PADMODES_CIPHER, &mode))
+    if (!ctrsa_padmode_from_param(c->prov, p, &rules, &mode))
         return 0;
     if (mode == RSA_PKCS1_OAEP_PADDING && !oaep_md_ready(c))
         return 0;
@@ -405,7 +422,7 @@ static int set_implicit_rejection(asym_ctx *c, const OSSL_PARAM *p,
 
 static int get_pad_mode(const asym_ctx *c, OSSL_PARAM *p)
 {
-    return ctrsa_padmode_to_param(c->prov, p, c->pad_mode);
+    return ctrsa_padmode_to_param(c->prov, p, c->pad_mode, cipher_names(c));
 }
 
 static int get_oaep_digest(const asym_ctx *c, OSSL_PARAM *p)

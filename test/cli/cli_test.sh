@@ -129,6 +129,15 @@ if run "pkeyutl -sign" ctrsa_ssl pkeyutl -sign -inkey "$key" -in "$tmp/msg.sha25
         dd of="$tmp/pk.bad" bs=1 seek=255 conv=notrunc 2>/dev/null
     refuse "pkeyutl -verify of a tampered signature" ctrsa_ssl pkeyutl -verify -pubin \
         -inkey "$pub" -in "$tmp/msg.sha256" -sigfile "$tmp/pk.bad" -pkeyopt digest:sha256
+    # OpenSSL 3.5's 15-test_rsax931.t: "oaep" is not a signature pad-mode, and the default
+    # provider leaves the mode in force (PKCS#1 v1.5) and signs.
+    if run "pkeyutl -sign -rawin -digest SHA256 -pkeyopt pad-mode:oaep" ctrsa_ssl pkeyutl \
+            -sign -inkey "$key" -rawin -digest SHA256 -in "$tmp/msg" -pkeyopt pad-mode:oaep \
+            -out "$tmp/oaep.sig"; then
+        traced sign pkcs1
+        same_file "pad-mode:oaep signs PKCS#1 v1.5, as the default provider" "$tmp/oaep.sig" \
+            "$tmp/pk.ref"
+    fi
 fi
 
 # ---- dgst -sign / -verify, PKCS#1 v1.5 and PSS ----
