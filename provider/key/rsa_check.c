@@ -267,17 +267,24 @@ static int check_public_given_vartime(const CTRSA_KEY *key)
     return ok;
 }
 
+static int check_public(void *arg)
+{
+    const CTRSA_KEY *key = arg;
+    if (!ctrsa_key_is_computable(key))
+        return check_public_given_vartime(key);
+    /* n odd and 1 < e < n odd hold since import (ctrsa_key_set) */
+    mr_target t = { key->prov, key->mont_n, key->nlimbs, key->bits, key->k };
+    return check_modulus_vartime(&t);
+}
+
+/* On the module's stack: Miller-Rabin's modexps have large frames (rsa_key.h). */
 int ctrsa_key_check_public(const CTRSA_KEY *key)
 {
     if (key == NULL || !key->has_public) {
         CTRSA_RAISE(key != NULL ? key->prov : NULL, CTRSA_R_MISSING_KEY_PART, "no public key");
         return 0;
     }
-    if (!ctrsa_key_is_computable(key))
-        return check_public_given_vartime(key);
-    /* n odd and 1 < e < n odd hold since import (ctrsa_key_set) */
-    mr_target t = { key->prov, key->mont_n, key->nlimbs, key->bits, key->k };
-    return check_modulus_vartime(&t);
+    return ctrsa_on_module_stack(key->prov, check_public, (void *)key);
 }
 
 int ctrsa_key_check_pair(const CTRSA_KEY *key)

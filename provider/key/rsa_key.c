@@ -689,21 +689,21 @@ static int set_private(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     return 1;
 }
 
-typedef struct set_private_call {
+typedef struct numbers_call {
     CTRSA_KEY *key;
     const ctrsa_key_numbers *nums;
-} set_private_call;
+} numbers_call;
+
+static int set_public_call_fn(void *arg)
+{
+    numbers_call *a = arg;
+    return set_public(a->key, a->nums);
+}
 
 static int set_private_call_fn(void *arg)
 {
-    set_private_call *a = arg;
+    numbers_call *a = arg;
     return set_private(a->key, a->nums);
-}
-
-static int set_private_on_secret_stack(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
-{
-    set_private_call a = { key, nums };
-    return ctrsa_on_secret_stack(key->prov, set_private_call_fn, &a);
 }
 
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
@@ -712,7 +712,11 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
     CTRSA_KEY *fresh = ctrsa_key_new(key->prov);
     if (fresh == NULL)
         return 0;
-    int ok = set_public(fresh, nums);
+    /* set_public's Montgomery constants of n on the module's stack (their frames are
+     * large), set_private's work (qInv into Montgomery form, the CRT exponents derived
+     * from d) on the secret stack, wiped whatever the outcome */
+    numbers_call call = { fresh, nums };
+    int ok = ctrsa_on_module_stack(key->prov, set_public_call_fn, &call);
     if (ok && fresh->unusable != 0) {
         /* Kept as given, for export; has_private as the default provider says (d given). */
         fresh->has_private = nums->d.len > 0;
@@ -723,9 +727,8 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
             ok = 0;
         }
     } else {
-        /* set_private's Montgomery work (qInv into Montgomery form, the CRT exponents
-         * derived from d) runs on the secret stack, wiped whatever the outcome. */
-        ok = ok && (nums->d.len == 0 || set_private_on_secret_stack(fresh, nums));
+        ok = ok && (nums->d.len == 0
+                    || ctrsa_on_secret_stack(key->prov, set_private_call_fn, &call));
     }
     if (ok && nums->d.len == 0 && nums->nprimes > 0) {
         CTRSA_RAISE(key->prov, CTRSA_R_MISSING_KEY_PART, "factors were given without d");

@@ -202,12 +202,22 @@ void ctrsa_thread_scratch_release(void);
 int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg);
 
 /*
+ * ctrsa_on_secret_stack without the wipe, for public work whose frames are large (the
+ * public-exponent modexp of a verification, the Montgomery constants of an imported n,
+ * the public key check): on the same stacks, so that the caller's stack never needs room
+ * for the engine's frames (an ASYNC job's 32 KiB, less once a sanitizer pads every frame).
+ * Secret work nested in it is wiped as ctrsa_on_secret_stack wipes.
+ * CT: fn's.
+ */
+int ctrsa_on_module_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg);
+
+/*
  * Run fn(arg) back on the stack of the caller of the innermost ctrsa_on_secret_stack, just
  * below where that call left it, if the calling code runs on a secret stack; else in place.
  * For callbacks into the application (a key generation's progress callback): its code, its
  * stack checks and its garbage collector's stack scan, a pause of its ASYNC job or a
- * longjmp out of it all see the stack it called ctrsa on. On CPUs without
- * ctrsa_call_on_stack (secret_stack.c) fn runs in place. Returns fn's value.
+ * longjmp out of it all see the stack it called ctrsa on. Returns fn's value (0 if the
+ * switch back failed: a progress callback's "stop").
  */
 int ctrsa_off_secret_stack(int (*fn)(void *), void *arg);
 

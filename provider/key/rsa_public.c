@@ -31,30 +31,32 @@ int ctrsa_key_public_exponent_ok(const CTRSA_KEY *key)
     return 1;
 }
 
-int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
-{
-    if (!ctrsa_key_public_exponent_ok(key))
-        return 0;
-    return ctrsa_key_public_op_unbounded(key, out, in);
-}
-
-typedef struct encrypt_call {
+typedef struct public_call {
     const CTRSA_KEY *key;
     uint8_t *out;
     const uint8_t *in;
-} encrypt_call;
+} public_call;
 
-static int encrypt_op(void *arg)
+static int public_op(void *arg)
 {
-    encrypt_call *a = arg;
-    return ctrsa_key_public_op(a->key, a->out, a->in);
+    public_call *a = arg;
+    if (!ctrsa_key_public_exponent_ok(a->key))
+        return 0;
+    return ctrsa_key_public_op_unbounded(a->key, a->out, a->in);
+}
+
+/* On the module's stack: the public-exponent kernels' frames are large (rsa_key.h). */
+int ctrsa_key_public_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
+{
+    public_call a = { key, out, in };
+    return ctrsa_on_module_stack(key != NULL ? key->prov : NULL, public_op, &a);
 }
 
 int ctrsa_key_encrypt_op(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)
 {
     /* the secret stack: the kernels' frames hold partial products of in */
-    encrypt_call a = { key, out, in };
-    return ctrsa_on_secret_stack(key != NULL ? key->prov : NULL, encrypt_op, &a);
+    public_call a = { key, out, in };
+    return ctrsa_on_secret_stack(key != NULL ? key->prov : NULL, public_op, &a);
 }
 
 int ctrsa_key_public_op_unbounded(const CTRSA_KEY *key, uint8_t *out, const uint8_t *in)

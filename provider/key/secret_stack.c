@@ -13,13 +13,15 @@
  * stack mapped for that call alone and unmapped after it: never on top of another call's
  * frames, never on the caller's stack.
  *
- * A call made while already on a secret stack (a signal handler's) runs in place, and the
- * outermost call's wipe reaches down as far as such a nested call could have gone.
+ * A call made while already on a secret stack (secret work inside public work, a signal
+ * handler's) runs in place, and the outermost call's wipe reaches down as far as such a
+ * nested call could have gone; public work (ctrsa_on_module_stack) is not wiped unless
+ * secret work nested in it.
  *
  * The switch: ctrsa_call_on_stack (secret_stack_<arch>.S) on x86-64 and aarch64; elsewhere
- * makecontext/swapcontext (a signal-mask system call each way: about 3 us a round trip on
- * x86-64, too slow for the hot paths there), where callbacks stay on the secret stack. ASan
- * is told of every switch (__sanitizer_*_switch_fiber), valgrind of the thread's stack.
+ * the same contract through makecontext/swapcontext (a signal-mask system call each way:
+ * about 3 us a round trip on x86-64, too slow for the hot paths there). ASan is told of
+ * every switch (__sanitizer_*_switch_fiber), valgrind of the thread's stack.
  *
  * Secret: what the frames held; wiped from a frame on the secret stack after every outermost
  * use, whatever fn returned, and the vector registers cleared after. Public: sizes, depths,
@@ -72,14 +74,14 @@ typedef struct crossing {
     int ret;
     uint8_t *lo, *hi;          /* the stack it runs on */
     uintptr_t low;             /* the wipe reaches down to here (nested calls lower it) */
+    int wipe;                  /* secret work ran on it: wipe after (a nested call sets it) */
+    int ran;                   /* fn ran (the switch worked) */
     void *caller_sp;           /* where it left the caller's stack: callbacks run below */
     struct crossing *outer;    /* the call that was current before this one */
+    uint8_t *outer_lo, *outer_hi; /* and its stack */
     void *caller_fake;         /* ASan: the caller's stack, to switch back to */
     const void *caller_bottom;
     size_t caller_size;
-#if !SWITCH_ASM
-    ucontext_t caller, callee;
-#endif
 } crossing;
 
 typedef struct secret_stack {
@@ -87,7 +89,12 @@ typedef struct secret_stack {
     uint8_t *base;      /* lowest address of the stack */
     int busy;           /* a call is running on it (or was left without returning) */
     crossing *current;  /* the innermost call running on a secret stack, NULL if none */
+    uint8_t *cur_lo, *cur_hi; /* its stack (kept here: a call left by longjmp leaves
+                               * current dangling, never dereferenced off its stack) */
     unsigned vg_id;     /* valgrind's stack id */
+#if !SWITCH_ASM
+    struct uc_call *uc_pending; /* the call the next switch runs */
+#endif
 } secret_stack;
 
 static pthread_key_t stack_key;
@@ -187,9 +194,18 @@ static uintptr_t stack_pointer(void)
     return (uintptr_t)__builtin_frame_address(0);
 }
 
-static int runs_on(const crossing *c, uintptr_t sp)
+/* 1 if sp is on the stack of the current call (then s->current is live). */
+static int runs_on(const secret_stack *s, uintptr_t sp)
 {
-    return c != NULL && sp >= (uintptr_t)c->lo && sp < (uintptr_t)c->hi;
+    return s != NULL && s->current != NULL && sp >= (uintptr_t)s->cur_lo
+           && sp < (uintptr_t)s->cur_hi;
+}
+
+static void make_current(secret_stack *s, crossing *c, uint8_t *lo, uint8_t *hi)
+{
+    s->current = c;
+    s->cur_lo = lo;
+    s->cur_hi = hi;
 }
 
 /* Zeroes the secret stack from just below this frame down to c->low, from a frame of its
@@ -213,8 +229,10 @@ static int entry(void *p)
 #ifdef SWITCH_ASAN
     __sanitizer_finish_switch_fiber(NULL, &c->caller_bottom, &c->caller_size);
 #endif
+    c->ran = 1;
     c->ret = c->fn(c->arg);
-    wipe(c);
+    if (c->wipe)
+        wipe(c);
 #ifdef SWITCH_ASAN
     /* NULL: this visit to the secret stack ends here */
     __sanitizer_start_switch_fiber(NULL, c->caller_bottom, c->caller_size);
@@ -223,47 +241,72 @@ static int entry(void *p)
 }
 
 #if SWITCH_ASM
-static int switch_and_call(crossing *c)
-{
-    ctrsa_call_on_stack(c, entry, c->hi, &c->caller_sp);
-    return 1;
-}
+#define call_on_stack ctrsa_call_on_stack
 #else
+/* ctrsa_call_on_stack's contract through makecontext/swapcontext; returns -1 if the
+ * switch failed (fn not run). */
+typedef struct uc_call {
+    int (*fn)(void *);
+    void *arg;
+    int ret;
+    ucontext_t back, there;
+} uc_call;
+
 static void uc_entry(void)
 {
     secret_stack *s = pthread_getspecific(stack_key);
-    entry(s->current);
+    uc_call *u = s->uc_pending;
+    u->ret = u->fn(u->arg);
 }
 
-static int switch_and_call(crossing *c)
+static int call_on_stack(void *arg, int (*fn)(void *), void *top, void **left)
 {
-    if (getcontext(&c->callee) != 0)
-        return 0;
-    c->callee.uc_stack.ss_sp = c->lo;
-    c->callee.uc_stack.ss_size = (size_t)(c->hi - c->lo);
-    c->callee.uc_link = &c->caller;
-    makecontext(&c->callee, uc_entry, 0);
-    return swapcontext(&c->caller, &c->callee) == 0;
+    secret_stack *s = pthread_getspecific(stack_key);
+    uc_call u = { .fn = fn, .arg = arg, .ret = -1 };
+    /* below u and swapcontext's own frame: free for a callback's trip back */
+    *left = (void *)(((uintptr_t)&u - 4096) & ~(uintptr_t)15);
+    if (getcontext(&u.there) != 0)
+        return -1;
+    /* makecontext starts at ss_sp + ss_size; the size itself is not enforced */
+    u.there.uc_stack.ss_sp = (uint8_t *)top - CTRSA_SECRET_STACK_BYTES;
+    u.there.uc_stack.ss_size = CTRSA_SECRET_STACK_BYTES;
+    u.there.uc_link = &u.back;
+    makecontext(&u.there, uc_entry, 0);
+    s->uc_pending = &u;
+    if (swapcontext(&u.back, &u.there) != 0)
+        return -1;
+    return u.ret;
 }
 #endif
 
-/* Contract in rsa_key.h. */
-int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
+/* 1 if fn ran on c's stack, 0 if the switch failed. */
+static int switch_and_call(crossing *c)
+{
+    call_on_stack(c, entry, c->hi, &c->caller_sp);
+    return c->ran;
+}
+
+/* ctrsa_on_secret_stack (secret 1) and ctrsa_on_module_stack (secret 0). */
+static int cross(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg, int secret)
 {
     secret_stack *s = this_thread_stack(prov);
     if (s == NULL)
         return 0;
     uintptr_t sp = stack_pointer();
-    if (runs_on(s->current, sp)) {
+    if (runs_on(s, sp)) {
         /* nested: in place; the current call's wipe then reaches below this one's frames */
         crossing *cur = s->current;
-        uintptr_t reach = sp - (uintptr_t)cur->lo > CTRSA_SCRUB_STACK_BYTES
-                              ? sp - CTRSA_SCRUB_STACK_BYTES : (uintptr_t)cur->lo;
-        if (reach < cur->low)
-            cur->low = reach;
+        if (secret) {
+            uintptr_t reach = sp - (uintptr_t)cur->lo > CTRSA_SCRUB_STACK_BYTES
+                                  ? sp - CTRSA_SCRUB_STACK_BYTES : (uintptr_t)cur->lo;
+            if (reach < cur->low)
+                cur->low = reach;
+            cur->wipe = 1;
+        }
         return fn(arg);
     }
-    crossing c = { .fn = fn, .arg = arg, .outer = s->current };
+    crossing c = { .fn = fn, .arg = arg, .wipe = secret, .outer = s->current,
+                   .outer_lo = s->cur_lo, .outer_hi = s->cur_hi };
     uint8_t *own = NULL; /* a mapping for this call alone, when the thread's is in use */
     if (!s->busy) {
         s->busy = 1;
@@ -277,7 +320,7 @@ int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
     }
     c.hi = c.lo + CTRSA_SECRET_STACK_BYTES;
     c.low = (uintptr_t)c.hi - CTRSA_SCRUB_STACK_BYTES;
-    s->current = &c;
+    make_current(s, &c, c.lo, c.hi);
 #ifdef SWITCH_ASAN
     __sanitizer_start_switch_fiber(&c.caller_fake, c.lo, CTRSA_SECRET_STACK_BYTES);
 #endif
@@ -285,7 +328,7 @@ int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
 #ifdef SWITCH_ASAN
     __sanitizer_finish_switch_fiber(c.caller_fake, NULL, NULL);
 #endif
-    s->current = c.outer;
+    make_current(s, c.outer, c.outer_lo, c.outer_hi);
     if (own != NULL)
         unmap_stack(own);
     else
@@ -298,12 +341,24 @@ int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
     return c.ret;
 }
 
-#if SWITCH_ASM
+/* Contract in rsa_key.h. */
+int ctrsa_on_secret_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
+{
+    return cross(prov, fn, arg, 1);
+}
+
+/* Contract in rsa_key.h. */
+int ctrsa_on_module_stack(CTRSA_PROVCTX *prov, int (*fn)(void *), void *arg)
+{
+    return cross(prov, fn, arg, 0);
+}
+
 /* A callback's trip back to the caller's stack. */
 typedef struct callback_trip {
     crossing *c;
     int (*fn)(void *);
     void *arg;
+    int ret;
     void *secret_fake; /* ASan: the secret stack, to switch back to */
 } callback_trip;
 
@@ -314,36 +369,33 @@ static int off_entry(void *p)
 #ifdef SWITCH_ASAN
     __sanitizer_finish_switch_fiber(t->c->caller_fake, NULL, NULL);
 #endif
-    int r = t->fn(t->arg);
+    t->ret = t->fn(t->arg);
 #ifdef SWITCH_ASAN
     __sanitizer_start_switch_fiber(&t->c->caller_fake, t->c->lo,
                                    (size_t)(t->c->hi - t->c->lo));
 #endif
-    return r;
+    return t->ret;
 }
-#endif
 
 /* Contract in rsa_key.h. */
 int ctrsa_off_secret_stack(int (*fn)(void *), void *arg)
 {
-#if SWITCH_ASM
     secret_stack *s = stack_key_ok ? pthread_getspecific(stack_key) : NULL;
-    crossing *c = s != NULL ? s->current : NULL;
-    if (!runs_on(c, stack_pointer()))
+    if (!runs_on(s, stack_pointer()))
         return fn(arg);
-    callback_trip t = { .c = c, .fn = fn, .arg = arg };
+    crossing *c = s->current;
+    callback_trip t = { .c = c, .fn = fn, .arg = arg, .ret = 0 };
     void *left;
-    s->current = c->outer; /* during the callback, no secret call is current */
+    /* during the callback, the call that was current before this one is */
+    make_current(s, c->outer, c->outer_lo, c->outer_hi);
+    ctbn_clear_vector_regs();
 #ifdef SWITCH_ASAN
     __sanitizer_start_switch_fiber(&t.secret_fake, c->caller_bottom, c->caller_size);
 #endif
-    int r = ctrsa_call_on_stack(&t, off_entry, c->caller_sp, &left);
+    call_on_stack(&t, off_entry, c->caller_sp, &left);
 #ifdef SWITCH_ASAN
     __sanitizer_finish_switch_fiber(t.secret_fake, NULL, NULL);
 #endif
-    s->current = c;
-    return r;
-#else
-    return fn(arg);
-#endif
+    make_current(s, c, c->lo, c->hi);
+    return t.ret; /* 0 (stop) if the switch failed */
 }
