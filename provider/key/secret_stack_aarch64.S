@@ -7,7 +7,9 @@
  * 16-byte aligned; fn's frames are below it. Standard AAPCS64: arg in x0 (passed on
  * unchanged), fn in x1, top in x2, left in x3, the result in w0. The caller's stack pointer is kept in x29 (the frame
  * pointer, callee-saved), so fn returns to it; x29 and x30 are saved on the caller's stack
- * as a standard frame record, so unwinders walk from fn's frames back to the caller's.
+ * as a standard frame record, so unwinders walk from fn's frames back to the caller's. The
+ * caller-saved general registers x1-x17 are zeroed on the way in and out (x0 carries the
+ * argument in and the result out; vector registers are the caller's to clear).
  * CT: no data-dependent branch or access; what fn does is fn's.
  */
         .text
@@ -26,7 +28,44 @@ ctrsa_call_on_stack:
         .cfi_def_cfa_register x29
         str     x29, [x3]
         mov     sp, x2
-        blr     x1
+        mov     x16, x1
+        /* fn gets arg and nothing else of the caller's scratch registers, and the caller
+         * gets fn's result and nothing else of fn's: no value (a limb of a key) crosses */
+        mov     x1, xzr
+        mov     x2, xzr
+        mov     x3, xzr
+        mov     x4, xzr
+        mov     x5, xzr
+        mov     x6, xzr
+        mov     x7, xzr
+        mov     x8, xzr
+        mov     x9, xzr
+        mov     x10, xzr
+        mov     x11, xzr
+        mov     x12, xzr
+        mov     x13, xzr
+        mov     x14, xzr
+        mov     x15, xzr
+        mov     x17, xzr
+        blr     x16
+        mov     w0, w0
+        mov     x1, xzr
+        mov     x2, xzr
+        mov     x3, xzr
+        mov     x4, xzr
+        mov     x5, xzr
+        mov     x6, xzr
+        mov     x7, xzr
+        mov     x8, xzr
+        mov     x9, xzr
+        mov     x10, xzr
+        mov     x11, xzr
+        mov     x12, xzr
+        mov     x13, xzr
+        mov     x14, xzr
+        mov     x15, xzr
+        mov     x16, xzr
+        mov     x17, xzr
         mov     sp, x29
         .cfi_def_cfa sp, 16
         ldp     x29, x30, [sp], #16

@@ -9,7 +9,9 @@
  * %eax. The caller's stack pointer is
  * kept in %rbp, callee-saved, so fn returns to it; %rbp's own value is saved on the
  * caller's stack. The frame is a standard %rbp frame, so unwinders and debuggers walk from
- * fn's frames back to the caller's.
+ * fn's frames back to the caller's. The caller-saved general registers other than the
+ * argument and the result are zeroed on the way in and out (vector registers are the
+ * caller's to clear: ctbn_clear_vector_regs).
  * CT: no data-dependent branch or access; what fn does is fn's.
  */
 #if defined(__CET__)
@@ -33,7 +35,26 @@ ctrsa_call_on_stack:
         .cfi_def_cfa_register %rbp
         movq    %rsp, (%rcx)
         movq    %rdx, %rsp
-        callq   *%rsi
+        movq    %rsi, %rax
+        /* fn gets arg and nothing else of the caller's scratch registers, and the caller
+         * gets fn's result and nothing else of fn's: no value (a limb of a key) crosses */
+        xorl    %esi, %esi
+        xorl    %edx, %edx
+        xorl    %ecx, %ecx
+        xorl    %r8d, %r8d
+        xorl    %r9d, %r9d
+        xorl    %r10d, %r10d
+        xorl    %r11d, %r11d
+        callq   *%rax
+        movl    %eax, %eax
+        xorl    %ecx, %ecx
+        xorl    %edx, %edx
+        xorl    %esi, %esi
+        xorl    %edi, %edi
+        xorl    %r8d, %r8d
+        xorl    %r9d, %r9d
+        xorl    %r10d, %r10d
+        xorl    %r11d, %r11d
         movq    %rbp, %rsp
         popq    %rbp
         .cfi_def_cfa %rsp, 8
