@@ -318,4 +318,25 @@ ctbn_mask ctbn_rsa_crt_from_d_ct(const ctbn_limb *p, size_t pn, const ctbn_limb 
                                  const ctbn_limb *d, size_t dn, ctbn_limb *dp, ctbn_limb *dq,
                                  ctbn_limb *qinv, ctbn_limb *scratch);
 
+/*
+ * The CRT numbers of a key of k >= 2 primes from its private exponent, for a key imported
+ * with n, e, d and its primes but without them (OpenSSL 3.3+'s rsa-derive-from-pq):
+ *   exps[i] (plimbs[i] limbs)       := d mod (p_i - 1)                (dP, dQ, d_i)
+ *   coeffs[0] (plimbs[0] limbs)     := p_2^-1 mod p_1                 (qInv)
+ *   coeffs[i-1] (plimbs[i]), i >= 2 := (p_1 ... p_i-1)^-1 mod p_i     (t_i, RFC 8017)
+ * for odd primes[i] > 1 (plimbs[i] limbs, their sum `sum`) and any d (dn limbs); k = 2
+ * gives what ctbn_rsa_crt_from_d_ct gives. Returns all ones if every coefficient exists
+ * (each prime coprime to the product of the earlier ones), else 0 (that coefficient is then
+ * zero). As there, d is not checked against e: the caller checks the results as it checks
+ * imported CRT values. Nothing MAY alias. scratch: CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(sum)
+ * limbs, zeroed on return.
+ * CT: only k, the limb counts and dn leak; the primes and d are secret (bit-serial
+ * reductions, fixed-count inverses).
+ */
+#define CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(sum) (8 * (size_t)(sum))
+ctbn_mask ctbn_rsa_crt_from_d_multi_ct(const ctbn_limb *const primes[], const size_t plimbs[],
+                                       size_t k, const ctbn_limb *d, size_t dn,
+                                       ctbn_limb *const exps[], ctbn_limb *const coeffs[],
+                                       ctbn_limb *scratch);
+
 #endif /* CTRSA_PRIME_H */

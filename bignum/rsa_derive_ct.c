@@ -1,7 +1,7 @@
 /*
  * The RSA private numbers from the primes, constant-time: e^-1 modulo secret even numbers,
  * lambda(n) = lcm(p_i - 1), the CRT exponents and coefficients; and the CRT numbers of an
- * imported two-prime key from d. Contracts in prime.h.
+ * imported key (two primes, or two to five) from d. Contracts in prime.h.
  *
  * No step branches on or indexes memory by a secret; loop counts depend on limb counts
  * (public) only. The only results a caller branches on are the ok masks, which are all
@@ -152,5 +152,46 @@ ctbn_mask ctbn_rsa_crt_from_d_ct(const ctbn_limb *p, size_t pn, const ctbn_limb 
     ctbn_mod_any_ct(qmodp, q, qn, p, pn);
     ctbn_mask ok = ctbn_mod_inverse_ct(qinv, qmodp, p, pn, ws);
     ctbn_zero(scratch, CTBN_RSA_CRT_FROM_D_SCRATCH(pn, qn));
+    return ok;
+}
+
+ctbn_mask ctbn_rsa_crt_from_d_multi_ct(const ctbn_limb *const primes[], const size_t plimbs[],
+                                       size_t k, const ctbn_limb *d, size_t dn,
+                                       ctbn_limb *const exps[], ctbn_limb *const coeffs[],
+                                       ctbn_limb *scratch)
+{
+    /*
+     * CT: each p_i - 1 by clearing the low bit (odd primes: no borrow), each reduction by
+     * ctbn_mod_any_ct, each inverse by ctbn_mod_inverse_ct (fixed count), the running
+     * product by schoolbook multiplication; the ok masks are combined, never branched on.
+     */
+    size_t sum = 0;
+    for (size_t i = 0; i < k; i++)
+        sum += plimbs[i];
+    ctbn_limb *pm1 = scratch, *tmp = pm1 + sum, *prod = tmp + sum, *prod2 = prod + sum;
+    ctbn_limb *ws = prod2 + sum;                                  /* 4 sum >= any inverse's */
+    ctbn_mask ok = ~(ctbn_mask)0;
+
+    for (size_t i = 0; i < k; i++) {
+        minus_one_padded(pm1, plimbs[i], primes[i], plimbs[i]);
+        ctbn_mod_any_ct(exps[i], d, dn, pm1, plimbs[i]);
+    }
+
+    /* qInv = p_2^-1 mod p_1; t_i = (p_1 ... p_(i-1))^-1 mod p_i for i >= 3; prod holds
+     * p_1 ... p_i (prod_limbs <= sum) */
+    size_t prod_limbs = plimbs[0];
+    ctbn_copy(prod, primes[0], plimbs[0]);
+    for (size_t i = 1; i < k; i++) {
+        size_t c = i == 1 ? 0 : i;
+        if (i == 1)
+            ctbn_mod_any_ct(tmp, primes[1], plimbs[1], primes[0], plimbs[0]);
+        else
+            ctbn_mod_any_ct(tmp, prod, prod_limbs, primes[c], plimbs[c]);
+        ok &= ctbn_mod_inverse_ct(coeffs[i - 1], tmp, primes[c], plimbs[c], ws);
+        ctbn_mul(prod2, prod, prod_limbs, primes[i], plimbs[i]);
+        prod_limbs += plimbs[i];
+        ctbn_copy(prod, prod2, prod_limbs);
+    }
+    ctbn_zero(scratch, CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(sum));
     return ok;
 }

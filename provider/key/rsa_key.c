@@ -116,6 +116,14 @@ static int load(ctbn_limb *x, size_t limbs, ctrsa_num v)
     return ctbn_from_bytes(x, limbs, v.p, v.len) != 0;
 }
 
+/* Write x (limbs limbs) as len big-endian bytes at *w, point *num at them, advance *w. */
+static void put(ctrsa_num *num, uint8_t **w, size_t len, const ctbn_limb *x, size_t limbs)
+{
+    ctbn_to_bytes(*w, len, x, limbs);
+    *num = (ctrsa_num){ *w, len };
+    *w += len;
+}
+
 /* Bit length of a secret prime: its announced length, public by convention. */
 static size_t prime_bits(ctrsa_num v)
 {
@@ -439,35 +447,73 @@ static int set_public(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
 }
 
 /*
- * dP, dQ (into exp[0], exp[1]) and qInv (into qinv, limbs[0] limbs) of a two-prime key
- * imported without them, from the secret d and primes (ctbn_rsa_crt_from_d_ct). 1 on success;
- * 0 (raised) if q is not invertible mod p or memory ran out. The values are then checked as
- * imported ones are. CT: only the limb counts leak; the verdict is a property of the key.
+ * The CRT values of a key of np primes imported without them, from the secret d (nlimbs)
+ * and primes (ctbn_rsa_crt_from_d_multi_ct): exp[i] := d mod (p_i - 1) (limbs[i] limbs),
+ * coeff[0] := q^-1 mod p (limbs[0]), coeff[i-1] := (p_1 ... p_i-1)^-1 mod p_i (limbs[i]).
+ * 1 on success; 0 (raised) if a coefficient does not exist or memory ran out. The values
+ * are then checked as imported ones are. CT: only the limb counts leak; the verdict is a
+ * property of the key.
  */
-static int derive_crt(CTRSA_KEY *key, ctbn_limb *const prime[], const size_t limbs[],
-                      const ctbn_limb *d, ctbn_limb *const exp[], ctbn_limb *qinv)
+static int derive_crt(CTRSA_KEY *key, size_t np, ctbn_limb *const prime[],
+                      const size_t limbs[], const ctbn_limb *d, ctbn_limb *const exp[],
+                      ctbn_limb *const coeff[])
 {
-    size_t ws_limbs = CTBN_RSA_CRT_FROM_D_SCRATCH(limbs[0], limbs[1]);
+    size_t sum = 0;
+    for (size_t i = 0; i < np; i++)
+        sum += limbs[i];
+    size_t ws_limbs = CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(sum);
     ctbn_limb *ws = limbs_new(ws_limbs);
     if (ws == NULL)
         return no_memory(key, "CRT values");
-    ctbn_mask ok = ctbn_rsa_crt_from_d_ct(prime[0], limbs[0], prime[1], limbs[1], d,
-                                          key->nlimbs, exp[0], exp[1], qinv, ws);
+    ctbn_mask ok = ctbn_rsa_crt_from_d_multi_ct((const ctbn_limb *const *)prime, limbs, np, d,
+                                                key->nlimbs, exp, coeff, ws);
     OPENSSL_clear_free(ws, ws_limbs * sizeof(ctbn_limb));
     if (ok == 0) {
-        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY,
-                    "the factors are not coprime (q has no inverse mod p)");
+        CTRSA_RAISE(key->prov, CTRSA_R_INVALID_KEY, "the factors are not coprime (%s)",
+                    np == 2 ? "q has no inverse mod p"
+                            : "a factor has no inverse of the product of those before it");
         return 0;
     }
     return 1;
 }
 
 /*
- * Check and load the factors (two or more), their exponents and coefficients; a two-prime
- * key without exponents and coefficient gets them derived from d (derive_crt) and then
- * checked like imported ones. d has dl limbs: nl, or more for a d not below n, which is
- * checked (ctrsa_key_check_kept_pair) and never derived from. Secret: d, the factors,
- * exponents and coefficients; public: their announced lengths and which were given.
+ * Keep the numbers of a key of three or more primes for export (keep_numbers), with the
+ * CRT values derived at import in place of the absent ones: each exponent at its prime's
+ * byte length, each coefficient at its modulus' (bits[] are the primes' public lengths).
+ * Secret: the values; written on the caller's (secret) stack, the bytes wiped after copying.
+ */
+static int keep_derived(CTRSA_KEY *key, const ctrsa_key_numbers *nums,
+                        ctbn_limb *const exp[], ctbn_limb *const coeff[], const size_t bits[],
+                        const size_t limbs[])
+{
+    size_t np = nums->nprimes, total = 0;
+    for (size_t i = 0; i < np; i++)
+        total += 2 * ((bits[i] + 7) / 8);
+    uint8_t *buf = OPENSSL_zalloc(total), *w = buf;
+    if (buf == NULL)
+        return no_memory(key, "key numbers");
+    ctrsa_key_numbers full = *nums;
+    for (size_t i = 0; i < np; i++) {
+        put(&full.exps[i], &w, (bits[i] + 7) / 8, exp[i], limbs[i]);
+        if (i + 1 < np) {
+            size_t c = i == 0 ? 0 : i + 1;   /* coefficient i+1's modulus (qInv's is p) */
+            put(&full.coeffs[i], &w, (bits[c] + 7) / 8, coeff[i], limbs[c]);
+        }
+    }
+    int ok = keep_numbers(key, &full, 0);
+    OPENSSL_clear_free(buf, total);
+    return ok ? 1 : no_memory(key, "key numbers");
+}
+
+/*
+ * Check and load the factors (two or more), their exponents and coefficients. A key given
+ * none of its exponents and coefficients, with two primes or with nums->derive_from_pq,
+ * gets them derived from d (derive_crt) and then checked like imported ones; a key of three
+ * or more primes keeps its numbers for export (key->factors), the derived ones included.
+ * d has dl limbs: nl, or more for a d not below n, which is checked
+ * (ctrsa_key_check_kept_pair) and never derived from. Secret: d, the factors, exponents and
+ * coefficients; public: their announced lengths and which were given.
  */
 static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn_limb *d,
                        size_t dl)
@@ -476,12 +522,15 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     size_t np = nums->nprimes, nl = key->nlimbs;
     size_t limbs[CTRSA_MAX_PRIMES], bits[CTRSA_MAX_PRIMES];
     ctbn_limb *prime[CTRSA_MAX_PRIMES] = {0}, *exp[CTRSA_MAX_PRIMES] = {0};
-    ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL, *qinv = NULL;
+    ctbn_limb *dcoeff[CTRSA_MAX_PRIMES - 1] = {0};   /* derived coefficients, derive only */
+    ctbn_limb *prod = NULL, *tmp = NULL, *pm1 = NULL, *coeff = NULL;
     int ok = 0;
     size_t sum = 0;
     /* Which numbers were given is public (the caller's parameters), never their values. */
-    int derive = np == 2 && nums->exps[0].len == 0 && nums->exps[1].len == 0
-                 && nums->coeffs[0].len == 0 && dl == nl;
+    int none_given = 1;
+    for (size_t i = 0; i < np; i++)
+        none_given &= nums->exps[i].len == 0 && (i + 1 == np || nums->coeffs[i].len == 0);
+    int derive = none_given && dl == nl && (np == 2 || nums->derive_from_pq);
 
     for (size_t i = 0; i < np; i++) {
         if (nums->primes[i].len == 0
@@ -500,7 +549,9 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         }
         prime[i] = limbs_new(limbs[i]);
         exp[i] = limbs_new(limbs[i]);
-        if (prime[i] == NULL || exp[i] == NULL) {
+        if (derive && i > 0)
+            dcoeff[i - 1] = limbs_new(limbs[i == 1 ? 0 : i]);   /* its modulus' length */
+        if (prime[i] == NULL || exp[i] == NULL || (derive && i > 0 && dcoeff[i - 1] == NULL)) {
             no_memory(key, "factors");
             goto end;
         }
@@ -510,7 +561,7 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
             goto end;
         }
         if (derive)
-            continue;   /* exp[i] is derived below, once both factors are loaded */
+            continue;   /* exp[i] is derived below, once every factor is loaded */
         if (!load(exp[i], limbs[i], nums->exps[i]) || !ctbn_lt(exp[i], prime[i], limbs[i])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "CRT exponent %zu is not below its factor",
                         i + 1);
@@ -523,12 +574,11 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
     tmp = limbs_new(sum + nl);
     pm1 = limbs_new(nl);
     coeff = limbs_new(nl);
-    qinv = limbs_new(limbs[0]);
-    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL || qinv == NULL) {
+    if (prod == NULL || tmp == NULL || pm1 == NULL || coeff == NULL) {
         no_memory(key, "key check");
         goto end;
     }
-    if (derive && !derive_crt(key, prime, limbs, d, exp, qinv))
+    if (derive && !derive_crt(key, np, prime, limbs, d, exp, dcoeff))
         goto end;
     ctbn_copy(prod, prime[0], limbs[0]);
     size_t prod_limbs = limbs[0];
@@ -537,7 +587,7 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
          * the first, qInv, which is q^-1 mod p (OpenSSL and RFC 8017 order). */
         size_t cp = i == 1 ? 0 : i;          /* index of the coefficient's modulus */
         if (derive)
-            ctbn_copy(coeff, qinv, limbs[0]);   /* i == 1: two primes */
+            ctbn_copy(coeff, dcoeff[i - 1], limbs[cp]);
         else if (!load(coeff, limbs[cp], nums->coeffs[i - 1])
                  || !ctbn_lt(coeff, prime[cp], limbs[cp])) {
             CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "coefficient %zu is not below its factor", i);
@@ -613,25 +663,28 @@ static int set_factors(CTRSA_KEY *key, const ctrsa_key_numbers *nums, const ctbn
         key->qinv_mont = key->dp + limbs[0];
         key->dq = key->qinv_mont + limbs[0];
         if (derive)
-            ctbn_copy(coeff, qinv, limbs[0]);
+            ctbn_copy(coeff, dcoeff[0], limbs[0]);
         else
             load(coeff, limbs[0], nums->coeffs[0]);
         ctbn_to_mont(key->mont_p, key->qinv_mont, coeff);
-        key->crt_derived = derive;
+        key->crt_derived = derive && !nums->derive_from_pq;
         ctbn_copy(key->dp, exp[0], limbs[0]);
         ctbn_copy(key->dq, exp[1], limbs[1]);
+    } else if (derive && !keep_derived(key, nums, exp, dcoeff, bits, limbs)) {
+        goto end;
     }
     ok = 1;
 end:
     for (size_t i = 0; i < np; i++) {
         OPENSSL_clear_free(prime[i], (prime[i] ? limbs[i] : 0) * sizeof(ctbn_limb));
         OPENSSL_clear_free(exp[i], (exp[i] ? limbs[i] : 0) * sizeof(ctbn_limb));
+        if (i > 0 && dcoeff[i - 1] != NULL)
+            OPENSSL_clear_free(dcoeff[i - 1], limbs[i == 1 ? 0 : i] * sizeof(ctbn_limb));
     }
     OPENSSL_clear_free(prod, (sum + nl) * sizeof(ctbn_limb));
     OPENSSL_clear_free(tmp, (sum + nl) * sizeof(ctbn_limb));
     OPENSSL_clear_free(pm1, nl * sizeof(ctbn_limb));
     OPENSSL_clear_free(coeff, nl * sizeof(ctbn_limb));
-    OPENSSL_clear_free(qinv, (qinv ? limbs[0] : 0) * sizeof(ctbn_limb));
     return ok;
 }
 
@@ -735,7 +788,7 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
         ok = 0;
     }
     if (ok && fresh->unusable == 0 && !fresh->d_unusable && nums->nprimes > 2
-        && !keep_numbers(fresh, nums, 0)) {
+        && fresh->factors == NULL && !keep_numbers(fresh, nums, 0)) {
         CTRSA_RAISE(key->prov, CTRSA_R_MALLOC_FAILURE, "key numbers");
         ok = 0;
     }
@@ -758,14 +811,6 @@ int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
      * numbers survives, and the next private operation makes new ones. */
     OPENSSL_free(fresh);
     return 1;
-}
-
-/* Write x (limbs limbs) as len big-endian bytes at *w, point *num at them, advance *w. */
-static void put(ctrsa_num *num, uint8_t **w, size_t len, const ctbn_limb *x, size_t limbs)
-{
-    ctbn_to_bytes(*w, len, x, limbs);
-    *num = (ctrsa_num){ *w, len };
-    *w += len;
 }
 
 typedef struct qinv_call {

@@ -40,6 +40,9 @@ typedef struct ctrsa_key_numbers {
     ctrsa_num primes[CTRSA_MAX_PRIMES];      /* rsa-factor1.. (p, q, r_i) */
     ctrsa_num exps[CTRSA_MAX_PRIMES];        /* rsa-exponent1.. (dP, dQ, d_i) */
     ctrsa_num coeffs[CTRSA_MAX_PRIMES - 1];  /* rsa-coefficient1.. (qInv, t_i) */
+    /* Import only (public): the CRT values were asked for (rsa-derive-from-pq, cores from
+     * 3.3): a key given with none of them gets them all derived, and exports them. */
+    int derive_from_pq;
     uint8_t *blob;       /* set by ctrsa_key_get_numbers: the bytes it wrote (else NULL) */
     size_t blob_len;
 } ctrsa_key_numbers;
@@ -68,10 +71,13 @@ CTRSA_KEY *ctrsa_key_dup(const CTRSA_KEY *key, int with_private);
  * d not below n, and a zero d with the factors (kept as given, not validated against them).
  * Otherwise validates (with factors: prod(primes) == n, d*e == 1 mod lambda(n) or each
  * e*d_i == 1 mod (p_i - 1), coefficients correct) and builds the Montgomery contexts. A
- * two-prime key given without exponents and coefficient (all three absent) gets dP, dQ and
- * qInv derived from d in constant time, checked as imported ones are, and is exported
- * without them (as OpenSSL's default provider exports such a key). On failure raises an
- * error naming what is wrong and returns 0; the key is unchanged.
+ * key given without any exponent or coefficient gets them derived from d in constant time
+ * (d mod (p_i - 1); q^-1 mod p; for i >= 3 the inverse of p_1 ... p_i-1 mod p_i) and
+ * checked as imported ones are: a two-prime key always, exported without them unless
+ * nums->derive_from_pq (as OpenSSL's default provider, which derives and exports them only
+ * on request); a key of three or more primes only with nums->derive_from_pq, exported with
+ * them (without it such a key is refused). On failure raises an error naming what is wrong
+ * and returns 0; the key is unchanged.
  */
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums);
 

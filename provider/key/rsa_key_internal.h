@@ -62,8 +62,9 @@ struct ctrsa_key {
     int d_unusable;
     const char *d_unusable_why;
     int crt;                 /* two primes with dP, dQ, qInv: the CRT path */
-    int crt_derived;         /* crt, with dP, dQ, qInv derived from d at import: exported
-                              * without them, as the default provider does (public flag) */
+    int crt_derived;         /* crt, with dP, dQ, qInv derived from d at import without
+                              * rsa-derive-from-pq: exported without them, as the default
+                              * provider does (public flag) */
     ctbn_limb *d;            /* nlimbs */
     ctbn_mont *mont_p, *mont_q;   /* crt only, each sized to its prime (CTBN_MONT_BYTES) */
     ctbn_limb *crt_secrets;  /* one allocation holding dp, qinv_mont, dq; crt only */

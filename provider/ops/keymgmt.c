@@ -169,7 +169,9 @@ static void *km_dup(const void *keydata, int selection)
     const CTRSA_KEY *key = keydata;
     CTRSA_KEY *copy;
 
-    if (key == NULL)
+    /* no key without its numbers, as the default provider's rsa_dup: a selection without
+     * the key pair (EVP_PKEY_copy_parameters asks for the parameters alone) is refused */
+    if (key == NULL || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return NULL;
     copy = ctrsa_key_dup(key, (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0);
     /* the restrictions go with the key whatever the selection, as in OpenSSL */

@@ -7,6 +7,11 @@
 #include "core_version.h"
 #include "keymgmt_numbers.h"
 
+/* OpenSSL 3.3's name (absent from older headers; the value is what the core compares). */
+#ifndef OSSL_PKEY_PARAM_RSA_DERIVE_FROM_PQ
+#define OSSL_PKEY_PARAM_RSA_DERIVE_FROM_PQ "rsa-derive-from-pq"
+#endif
+
 _Static_assert(CTRSA_MAX_PRIMES == 5, "CTRSA_KEY_NUMBER_LIST names exactly 5 primes");
 
 enum number_kind { KIND_N, KIND_E, KIND_D, KIND_FACTOR, KIND_EXPONENT, KIND_COEFFICIENT };
@@ -180,12 +185,14 @@ static int check_no_extra_primes(const CTRSA_PROVCTX *prov, const OSSL_PARAM par
  *   - two factors otherwise: the CRT values are dropped and derived from d at import (the
  *     default computes without CRT; the results are the same); cores from 3.3 refuse a
  *     partial set and derive only when none is given;
+ *   - k >= 3 factors and no CRT value, with derive (rsa-derive-from-pq, cores from 3.3):
+ *     used, the CRT values derived at import (and exported);
  *   - three or more factors otherwise: refused (3.0's default crashes, 3.3's refuses).
  * found[] loses the dropped entries; *nprimes := the prime count (0 for none).
  * Public: which parameters are present (never their values).
  */
 static int check_private_shape(const CTRSA_PROVCTX *prov, const OSSL_PARAM *found[],
-                               int has_d, size_t *nprimes)
+                               int has_d, int derive, size_t *nprimes)
 {
     size_t nf = present_count(found, KIND_FACTOR);
     size_t ne = present_count(found, KIND_EXPONENT);
@@ -221,6 +228,10 @@ static int check_private_shape(const CTRSA_PROVCTX *prov, const OSSL_PARAM *foun
         *nprimes = 2;
         return 1;
     }
+    if (derive && ne + nc == 0) {
+        *nprimes = nf;
+        return 1;
+    }
     CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART,
                 "a key with %zu prime factors needs rsa-exponent1..%zu and "
                 "rsa-coefficient1..%zu%s", nf, nf, nf - 1,
@@ -231,6 +242,47 @@ static int check_private_shape(const CTRSA_PROVCTX *prov, const OSSL_PARAM *foun
 static int is_integer_param(const OSSL_PARAM *p)
 {
     return p->data_type == OSSL_PARAM_UNSIGNED_INTEGER || p->data_type == OSSL_PARAM_INTEGER;
+}
+
+/* The entry of rsa-factor<index + 1>. */
+static const OSSL_PARAM *factor_found(const OSSL_PARAM *const found[], size_t index)
+{
+    for (size_t i = 0; i < NUMBER_TABLE_SIZE; i++)
+        if (number_table[i].kind == KIND_FACTOR && number_table[i].index == index)
+            return found[i];
+    return NULL;
+}
+
+/*
+ * *derive := whether the CRT values are asked for, as the default provider of the loading
+ * core reads rsa-derive-from-pq (ossl_rsa_fromdata, private selections only): from 3.3 an
+ * int (OSSL_PARAM_get_int: any integer type that fits, not a string), non-zero asking, and
+ * asking needs rsa-factor1 and rsa-factor2 by name, whether d is given or not; before 3.3
+ * the name is unknown and ignored. 0 with an error raised when refused.
+ * Public: the parameter's value and which numbers are present.
+ */
+static int read_derive_from_pq(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[],
+                               const OSSL_PARAM *const found[], int *derive)
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_DERIVE_FROM_PQ);
+    int v = 0;
+
+    *derive = 0;
+    if (prov->core_version < CTRSA_CORE_3_3 || p == NULL)
+        return 1;
+    if (!OSSL_PARAM_get_int(p, &v)) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY, "parameter %s is not an int",
+                    OSSL_PKEY_PARAM_RSA_DERIVE_FROM_PQ);
+        return 0;
+    }
+    if (v != 0 && (factor_found(found, 0) == NULL || factor_found(found, 1) == NULL)) {
+        CTRSA_RAISE(prov, CTRSA_R_MISSING_KEY_PART, "%s needs %s and %s",
+                    OSSL_PKEY_PARAM_RSA_DERIVE_FROM_PQ, OSSL_PKEY_PARAM_RSA_FACTOR1,
+                    OSSL_PKEY_PARAM_RSA_FACTOR2);
+        return 0;
+    }
+    *derive = v != 0;
+    return 1;
 }
 
 /*
@@ -261,6 +313,7 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
     const OSSL_PARAM *found[NUMBER_TABLE_SIZE];
     size_t i, total = 0, used = 0, nprimes = 0;
     size_t rank[KIND_COEFFICIENT + 1] = {0};
+    int derive = 0;
 
     memset(out, 0, sizeof(*out));
     for (i = 0; i < NUMBER_TABLE_SIZE; i++) {
@@ -282,7 +335,8 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
     }
     if (include_private
         && (!check_no_extra_primes(prov, params)
-            || !check_private_shape(prov, found, found[ENTRY_D] != NULL, &nprimes)))
+            || !read_derive_from_pq(prov, params, found, &derive)
+            || !check_private_shape(prov, found, found[ENTRY_D] != NULL, derive, &nprimes)))
         return 0;
     for (i = 0; i < NUMBER_TABLE_SIZE; i++)
         if (found[i] != NULL)
@@ -314,6 +368,7 @@ int ctrsa_param_numbers_read(const CTRSA_PROVCTX *prov, const OSSL_PARAM params[
         *slot = published(&value, kind_is_public(number_table[i].kind));
     }
     out->nums.nprimes = nprimes;
+    out->nums.derive_from_pq = derive;
     return 1;
 }
 

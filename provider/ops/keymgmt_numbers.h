@@ -58,7 +58,10 @@ typedef struct ctrsa_param_numbers {
  * check_private_shape): a key without d is a public key (factors ignored); numbering gaps
  * close up; a two-prime key may come without its CRT values (out->nums then has nprimes 2
  * and no exponents or coefficient: the key object derives them), and before OpenSSL 3.3
- * with a partial set, which is dropped. k <= CTRSA_MAX_PRIMES. Integers must be
+ * with a partial set, which is dropped; from 3.3, rsa-derive-from-pq (an int, non-zero)
+ * asks for the CRT values of a key of any prime count given without them (out->nums
+ * .derive_from_pq: derived and exported) and needs rsa-factor1 and rsa-factor2.
+ * k <= CTRSA_MAX_PRIMES. Integers must be
  * non-negative. On failure raises CTRSA_R_MISSING_KEY_PART, CTRSA_R_INVALID_KEY or
  * CTRSA_R_MALLOC_FAILURE naming the parameter, and returns 0 with *out empty. Release with
  * ctrsa_param_numbers_release.

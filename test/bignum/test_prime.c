@@ -952,6 +952,106 @@ static void test_rsa_crt_from_d(void **state)
     BN_free(e); BN_free(want);
 }
 
+/*
+ * ctbn_rsa_crt_from_d_multi_ct against BN: d mod (p_i - 1) for each prime, qInv and each
+ * t_i = (p_1 ... p_(i-1))^-1 mod p_i, for 2 to 5 primes of unequal random sizes and a d
+ * of random length (a real private exponent or any number: the reduction does not care);
+ * k = 2 also against ctbn_rsa_crt_from_d_ct; the scratch wiped; a repeated prime reported.
+ */
+static void test_rsa_crt_from_d_multi(void **state)
+{
+    (void)state;
+    SEED_TEST();
+    BN_CTX *bctx = oracle_bn_ctx();
+    BIGNUM *pb[CTBN_RSA_MAX_PRIMES], *pm1 = BN_new(), *prod = BN_new(), *d = BN_new();
+    BIGNUM *want = BN_new();
+    for (size_t i = 0; i < CTBN_RSA_MAX_PRIMES; i++)
+        pb[i] = BN_new();
+    const int count = (int)oracle_scaled(60, 12);
+    for (int it = 0; it < count; it++) {
+        size_t k = 2 + (size_t)rng_below(CTBN_RSA_MAX_PRIMES - 1), sum = 0;
+        size_t plimbs[CTBN_RSA_MAX_PRIMES];
+        ctbn_limb *lp[CTBN_RSA_MAX_PRIMES], *ex[CTBN_RSA_MAX_PRIMES], *co[CTBN_RSA_MAX_PRIMES];
+        for (size_t i = 0; i < k; i++) {
+            int bits = 64 + (int)rng_below(700);
+            int again;
+            do {
+                BN_generate_prime_ex(pb[i], bits, 0, NULL, NULL, NULL);
+                again = 0;
+                for (size_t j = 0; j < i; j++)
+                    again |= BN_cmp(pb[i], pb[j]) == 0;
+            } while (again);
+            plimbs[i] = CTBN_LIMBS((size_t)bits);
+            sum += plimbs[i];
+            lp[i] = limbs_alloc(plimbs[i]);
+            ex[i] = limbs_alloc(plimbs[i]);
+            co[i] = limbs_alloc(plimbs[i]);
+            limbs_from_bn(lp[i], plimbs[i], pb[i]);
+        }
+        size_t dn = 1 + (size_t)rng_below(2 * sum);
+        BN_rand(d, (int)(64 * dn) - (int)rng_below(64), BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY);
+        ctbn_limb *ld = limbs_alloc(dn);
+        ctbn_limb *ws = limbs_alloc(CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(sum));
+        limbs_from_bn(ld, dn, d);
+        /* coefficient i - 1 has its modulus' length: p_1's for qInv, p_i's for t_i */
+        ctbn_limb *coeffs[CTBN_RSA_MAX_PRIMES - 1];
+        for (size_t i = 1; i < k; i++)
+            coeffs[i - 1] = co[i == 1 ? 0 : i];
+        report_begin("rsa_crt_from_d_multi k=%zu dn=%zu", k, dn);
+        for (size_t i = 0; i < k; i++)
+            report_operand("prime", lp[i], plimbs[i]);
+        report_operand("d", ld, dn);
+        expect_word("ok", ctbn_rsa_crt_from_d_multi_ct((const ctbn_limb *const *)lp, plimbs, k,
+                                                       ld, dn, ex, coeffs, ws), ~(uint64_t)0);
+        BN_copy(prod, pb[0]);
+        for (size_t i = 0; i < k; i++) {
+            BN_sub(pm1, pb[i], BN_value_one());
+            BN_mod(want, d, pm1, bctx);
+            expect_limbs_bn("exponent", ex[i], plimbs[i], want);
+            if (i == 0)
+                continue;
+            if (i == 1)
+                BN_mod_inverse(want, pb[1], pb[0], bctx);
+            else
+                BN_mod_inverse(want, prod, pb[i], bctx);
+            expect_limbs_bn("coefficient", coeffs[i - 1], plimbs[i == 1 ? 0 : i], want);
+            BN_mul(prod, prod, pb[i], bctx);
+        }
+        for (size_t i = 0; i < CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(sum); i++)
+            expect_word("scratch wiped", ws[i], 0);
+        if (k == 2) {
+            ctbn_limb *dp = limbs_alloc(plimbs[0]), *dq = limbs_alloc(plimbs[1]);
+            ctbn_limb *qi = limbs_alloc(plimbs[0]);
+            ctbn_limb *ws2 = limbs_alloc(CTBN_RSA_CRT_FROM_D_SCRATCH(plimbs[0], plimbs[1]));
+            ctbn_rsa_crt_from_d_ct(lp[0], plimbs[0], lp[1], plimbs[1], ld, dn, dp, dq, qi, ws2);
+            assert_memory_equal(dp, ex[0], plimbs[0] * sizeof(ctbn_limb));
+            assert_memory_equal(dq, ex[1], plimbs[1] * sizeof(ctbn_limb));
+            assert_memory_equal(qi, co[0], plimbs[0] * sizeof(ctbn_limb));
+            free(dp); free(dq); free(qi); free(ws2);
+        }
+        for (size_t i = 0; i < k; i++) {
+            free(lp[i]); free(ex[i]); free(co[i]);
+        }
+        free(ld); free(ws);
+    }
+    /* p_3 = p_1: no t_3, reported */
+    BN_generate_prime_ex(pb[0], 256, 0, NULL, NULL, NULL);
+    BN_generate_prime_ex(pb[1], 256, 0, NULL, NULL, NULL);
+    ctbn_limb a[4], b[4], ld[12] = {12345}, ex[3][4], co[3][4];
+    limbs_from_bn(a, 4, pb[0]);
+    limbs_from_bn(b, 4, pb[1]);
+    const ctbn_limb *primes[3] = {a, b, a};
+    ctbn_limb *exps[3] = {ex[0], ex[1], ex[2]}, *coeffs[2] = {co[0], co[2]};
+    size_t plimbs[3] = {4, 4, 4};
+    ctbn_limb *ws = limbs_alloc(CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(12));
+    assert_int_equal(ctbn_rsa_crt_from_d_multi_ct(primes, plimbs, 3, ld, 12, exps, coeffs, ws),
+                     0);
+    free(ws);
+    for (size_t i = 0; i < CTBN_RSA_MAX_PRIMES; i++)
+        BN_free(pb[i]);
+    BN_free(pm1); BN_free(prod); BN_free(d); BN_free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -968,6 +1068,7 @@ int main(void)
         cmocka_unit_test(test_prime_gen_mod8),
         cmocka_unit_test(test_rsa_derive),
         cmocka_unit_test(test_rsa_crt_from_d),
+        cmocka_unit_test(test_rsa_crt_from_d_multi),
     };
     fprintf(stderr, "test_prime: seed 0x%llx (set CTRSA_TEST_SEED to reproduce)\n",
             (unsigned long long)oracle_base_seed());

@@ -4,7 +4,8 @@
  * marked secret: the sieve screen of a passing candidate, Miller-Rabin set-up and rounds
  * (base 2 and a secret random base), the derivation of d, dP, dQ, qInv (lcm by a
  * constant-time gcd, inverses modulo even numbers through the public e), and the check that
- * |p - q| is large; and dP, dQ, qInv from d for keys imported without them. Results are
+ * |p - q| is large; and the CRT numbers from d for keys imported without them (two primes,
+ * and three). Results are
  * marked public only to check them against BN.
  */
 #include <stdlib.h>
@@ -203,11 +204,64 @@ static int ct_crt_from_d(void)
     return rc;
 }
 
+/* The CRT numbers of a three-prime key imported without them, from the secret d and primes
+ * (704, 672 and 672 bits: unequal limb counts, d at n's length). */
+static int ct_crt_from_d_multi(void)
+{
+    static const int bits[3] = { 704, 672, 672 };
+    size_t pl[3], nl = 0;
+    int rc = 0;
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *pb[3], *db = BN_new(), *pm1 = BN_new(), *prod = BN_new(), *want = BN_new();
+    ctbn_limb p[3][CTBN_MAX_LIMBS], ex[3][CTBN_MAX_LIMBS], co[3][CTBN_MAX_LIMBS];
+    ctbn_limb d[CTBN_MAX_LIMBS] = {0};
+    for (size_t i = 0; i < 3; i++) {
+        pb[i] = prime_bn(bits[i]);
+        pl[i] = CTBN_LIMBS((size_t)bits[i]);
+        nl += pl[i];
+        memset(p[i], 0, sizeof(p[i]));
+        bn_to_limbs(p[i], pl[i], pb[i]);
+        ct_secret(p[i], pl[i] * LB);
+    }
+    BN_rand(db, (int)(64 * nl) - 1, BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY);
+    bn_to_limbs(d, nl, db);
+    ct_secret(d, nl * LB);
+    ctbn_limb *scratch = calloc(CTBN_RSA_CRT_FROM_D_MULTI_SCRATCH(nl), LB);
+    const ctbn_limb *primes[3] = { p[0], p[1], p[2] };
+    ctbn_limb *exps[3] = { ex[0], ex[1], ex[2] }, *coeffs[2] = { co[0], co[2] };
+
+    ctbn_mask ok = ctbn_rsa_crt_from_d_multi_ct(primes, pl, 3, d, nl, exps, coeffs, scratch);
+    ct_public(&ok, sizeof(ok));
+    if (!ok)
+        rc = ct_fail("crt-from-d-multi", "a coefficient found missing");
+    for (size_t i = 0; i < 3; i++) {
+        BN_sub(pm1, pb[i], BN_value_one());
+        BN_mod(want, db, pm1, bctx);
+        if (!limbs_equal_bn(ex[i], pl[i], want))
+            rc = ct_fail("crt-from-d-multi", "an exponent");
+    }
+    BN_mod_inverse(want, pb[1], pb[0], bctx);
+    if (!limbs_equal_bn(co[0], pl[0], want))
+        rc = ct_fail("crt-from-d-multi", "qInv");
+    BN_mul(prod, pb[0], pb[1], bctx);
+    BN_mod_inverse(want, prod, pb[2], bctx);
+    if (!limbs_equal_bn(co[2], pl[2], want))
+        rc = ct_fail("crt-from-d-multi", "t_3");
+    free(scratch);
+    for (size_t i = 0; i < 3; i++)
+        BN_free(pb[i]);
+    BN_free(db); BN_free(pm1); BN_free(prod); BN_free(want);
+    BN_CTX_free(bctx);
+    return rc;
+}
+
 const struct ct_case ct_keygen_cases[] = {
     { "sieve-mr", "sieve screen of a passing prime, Miller-Rabin rounds (base 2, secret base)",
       ct_sieve_and_mr },
     { "derive", "d, dP, dQ, qInv from secret 1024-bit primes; |p - q| check", ct_derive },
     { "crt-from-d", "dP, dQ, qInv from a secret d, p, q (key imported without CRT values)",
       ct_crt_from_d },
+    { "crt-from-d-multi", "d_i, qInv, t_3 from a secret d and three primes (rsa-derive-from-pq)",
+      ct_crt_from_d_multi },
     { NULL, NULL, NULL }
 };
