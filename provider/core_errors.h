@@ -6,12 +6,12 @@
 #define CTRSA_CORE_ERRORS_H
 
 #include <openssl/core.h>
+#include "prov.h"
 
 /*
- * Take core_new_error, core_set_error_debug and core_vset_error from the core's dispatch
- * table `in`. They are the same for every instance of the module in a process (there is one
- * libcrypto), so they are kept in file-scope variables. 1 if all three were found.
+ * Take the core's error functions (new, debug, vset, and the three mark functions) from its
+ * dispatch table `in` into prov->err. 1 if all six were found.
  */
-int ctrsa_errors_bind(const OSSL_DISPATCH *in);
+int ctrsa_errors_bind(CTRSA_PROVCTX *prov, const OSSL_DISPATCH *in);
 
 #endif

@@ -6,6 +6,7 @@
  * and prints from ctrsa_reason_strings().
  */
 #include <stdarg.h>
+#include <string.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/err.h>
 #include <openssl/proverr.h>
@@ -13,12 +14,6 @@
 #include "prov.h"
 #include "core_errors.h"
 
-static OSSL_FUNC_core_new_error_fn *core_new_error;
-static OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
-static OSSL_FUNC_core_vset_error_fn *core_vset_error;
-static OSSL_FUNC_core_set_error_mark_fn *core_set_error_mark;
-static OSSL_FUNC_core_clear_last_error_mark_fn *core_clear_last_error_mark;
-static OSSL_FUNC_core_pop_error_to_mark_fn *core_pop_error_to_mark;
 
 /*
  * The one table of reasons: for each reason of prov.h, the code it is raised with and
@@ -115,35 +110,38 @@ uint32_t ctrsa_reason_code(int reason)
     return reason_codes[reason];
 }
 
-int ctrsa_errors_bind(const OSSL_DISPATCH *in)
+int ctrsa_errors_bind(CTRSA_PROVCTX *prov, const OSSL_DISPATCH *in)
 {
+    ctrsa_core_errors *e = &prov->err;
     for (; in != NULL && in->function_id != 0; in++) {
         switch (in->function_id) {
         case OSSL_FUNC_CORE_NEW_ERROR:
-            core_new_error = OSSL_FUNC_core_new_error(in);
+            e->new_error = OSSL_FUNC_core_new_error(in);
             break;
         case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
-            core_set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            e->set_debug = OSSL_FUNC_core_set_error_debug(in);
             break;
         case OSSL_FUNC_CORE_VSET_ERROR:
-            core_vset_error = OSSL_FUNC_core_vset_error(in);
+            e->vset_error = OSSL_FUNC_core_vset_error(in);
             break;
         case OSSL_FUNC_CORE_SET_ERROR_MARK:
-            core_set_error_mark = OSSL_FUNC_core_set_error_mark(in);
+            e->set_mark = OSSL_FUNC_core_set_error_mark(in);
             break;
         case OSSL_FUNC_CORE_CLEAR_LAST_ERROR_MARK:
-            core_clear_last_error_mark = OSSL_FUNC_core_clear_last_error_mark(in);
+            e->clear_last_mark = OSSL_FUNC_core_clear_last_error_mark(in);
             break;
         case OSSL_FUNC_CORE_POP_ERROR_TO_MARK:
-            core_pop_error_to_mark = OSSL_FUNC_core_pop_error_to_mark(in);
+            e->pop_to_mark = OSSL_FUNC_core_pop_error_to_mark(in);
             break;
         default:
             break;
         }
     }
-    return core_new_error != NULL && core_set_error_debug != NULL && core_vset_error != NULL
-           && core_set_error_mark != NULL && core_clear_last_error_mark != NULL
-           && core_pop_error_to_mark != NULL;
+    if (e->new_error != NULL && e->set_debug != NULL && e->vset_error != NULL
+        && e->set_mark != NULL && e->clear_last_mark != NULL && e->pop_to_mark != NULL)
+        return 1;
+    memset(e, 0, sizeof(*e)); /* all or nothing: ctrsa_raise checks vset_error alone */
+    return 0;
 }
 
 /*
@@ -154,12 +152,12 @@ void ctrsa_raise(const CTRSA_PROVCTX *prov, int reason, const char *fmt, ...)
 {
     va_list ap;
 
-    if (prov == NULL || prov->handle == NULL || core_vset_error == NULL)
+    if (prov == NULL || prov->handle == NULL || prov->err.vset_error == NULL)
         return;
-    core_new_error(prov->handle);
-    core_set_error_debug(prov->handle, NULL, 0, NULL);
+    prov->err.new_error(prov->handle);
+    prov->err.set_debug(prov->handle, NULL, 0, NULL);
     va_start(ap, fmt);
-    core_vset_error(prov->handle, ctrsa_reason_code(reason), fmt, ap);
+    prov->err.vset_error(prov->handle, ctrsa_reason_code(reason), fmt, ap);
     va_end(ap);
 }
 
@@ -186,21 +184,21 @@ int ctrsa_raise_unless(const CTRSA_PROVCTX *prov, int ok, int reason, const char
     end_fn *end;
     va_list ap;
 
-    if (prov == NULL || prov->handle == NULL || core_vset_error == NULL)
+    if (prov == NULL || prov->handle == NULL || prov->err.vset_error == NULL)
         return ok & 1;
-    core_set_error_mark(prov->handle);
-    core_new_error(prov->handle);
-    core_set_error_debug(prov->handle, NULL, 0, NULL);
+    prov->err.set_mark(prov->handle);
+    prov->err.new_error(prov->handle);
+    prov->err.set_debug(prov->handle, NULL, 0, NULL);
     va_start(ap, fmt);
-    core_vset_error(prov->handle, (uint32_t)reason, fmt, ap);
+    prov->err.vset_error(prov->handle, (uint32_t)reason, fmt, ap);
     va_end(ap);
     /*
      * The verdict's one use: the same instructions either way, one indirect call whose
      * target is picked with a mask. From here on it is public (it is the return value).
      */
     __asm__("" : "+r"(good)); /* the compiler sees a word, not a 0/1 to branch on */
-    end = (end_fn *)((good & (uintptr_t)core_pop_error_to_mark)
-                     | (~good & (uintptr_t)core_clear_last_error_mark));
+    end = (end_fn *)((good & (uintptr_t)prov->err.pop_to_mark)
+                     | (~good & (uintptr_t)prov->err.clear_last_mark));
     end(prov->handle);
     return ok & 1;
 }

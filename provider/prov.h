@@ -5,6 +5,7 @@
 #ifndef CTRSA_PROV_H
 #define CTRSA_PROV_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <openssl/core.h>
@@ -15,8 +16,21 @@
 #define OSSL_DISPATCH_END { 0, NULL }
 #endif
 
+/* The core's error functions (provider/errors.c binds them): each instance keeps those of
+ * the core that loaded it, since a process can hold two cores (a program with a libcrypto
+ * of its own, and the shared one ctrsa links, each loading ctrsa.so). */
+typedef struct ctrsa_core_errors {
+    void (*new_error)(const OSSL_CORE_HANDLE *);
+    void (*set_debug)(const OSSL_CORE_HANDLE *, const char *, int, const char *);
+    void (*vset_error)(const OSSL_CORE_HANDLE *, uint32_t, const char *, va_list);
+    int (*set_mark)(const OSSL_CORE_HANDLE *);
+    int (*clear_last_mark)(const OSSL_CORE_HANDLE *);
+    int (*pop_to_mark)(const OSSL_CORE_HANDLE *);
+} ctrsa_core_errors;
+
 typedef struct ctrsa_provctx {
     const OSSL_CORE_HANDLE *handle;
+    ctrsa_core_errors err;
     /* Digests and randomness come from here: the core's own library context when ctrsa
      * runs in the libcrypto that loaded it (libctx_is_child 0), else a child library
      * context, made at init and freed at teardown. The core's own is never freed by

@@ -297,11 +297,13 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         OSSL_PARAM_END
     };
 
-    if (!ctrsa_errors_bind(in))
-        return 0;
     prov = calloc(1, sizeof(*prov));
     if (prov == NULL)
         return 0;
+    if (!ctrsa_errors_bind(prov, in)) {
+        free(prov);
+        return 0;
+    }
     prov->handle = handle;
     /*
      * A core that is another copy of libcrypto: start ctrsa's own copy before anything is
