@@ -307,6 +307,8 @@ int ctrsa_key_check_pair(const CTRSA_KEY *key)
  * operation only (constant time). Public: x, a random value from the public DRBG, its image
  * and the verdict.
  */
+static int pairwise(void *arg);
+
 int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
 {
     if (!key->has_public || !ctrsa_key_computable(key))
@@ -319,6 +321,14 @@ int ctrsa_key_validate(const CTRSA_KEY *key, int check_private)
         return ctrsa_key_check_kept_pair(key);
     if (!ctrsa_key_d_usable(key))
         return 0;
+    /* On the module's stack: the public-exponent kernels' frames are large (rsa_key.h);
+     * the private operation nested in it is wiped. */
+    return ctrsa_on_module_stack(key->prov, pairwise, (void *)key);
+}
+
+static int pairwise(void *arg)
+{
+    const CTRSA_KEY *key = arg;
     /* The numbers were checked on import; the pairwise test runs the real operations. */
     size_t k = key->k;
     uint8_t *x = OPENSSL_zalloc(k), *s = OPENSSL_zalloc(k), *y = OPENSSL_zalloc(k);

@@ -345,11 +345,12 @@ typedef struct check_factors_call {
     size_t dl;
 } check_factors_call;
 
-/* On the secret stack: set_factors' Montgomery work on the secret numbers. */
+/* On the secret stack: n's Montgomery set-up (large frames) and set_factors' work on the
+ * secret numbers. */
 static int check_factors_call_fn(void *arg)
 {
     check_factors_call *a = arg;
-    return set_factors(a->copy, a->f, a->d, a->dl);
+    return set_public(a->copy, a->f) && set_factors(a->copy, a->f, a->d, a->dl);
 }
 
 int ctrsa_key_check_kept_pair(const CTRSA_KEY *key)
@@ -374,7 +375,7 @@ int ctrsa_key_check_kept_pair(const CTRSA_KEY *key)
     }
     CTRSA_KEY *copy = ctrsa_key_new(key->prov);
     ctbn_limb *d = limbs_new(dl);
-    if (copy != NULL && d != NULL && set_public(copy, f)) {
+    if (copy != NULL && d != NULL) {
         load(d, dl, f->d);
         /* the factors against n, each exponent and coefficient, and e * d = 1 modulo
          * each p_i - 1, as the default provider's check (rsa_validate_keypair_multiprime) */
