@@ -366,7 +366,7 @@ ctbn_mask ctbn_mod_inverse_ct(ctbn_limb *r, const ctbn_limb *a, const ctbn_limb 
  * ymm16-31 and k registers, whatever the backend).
  *
  *   AVX-512F: zmm0-31 and k0-k7 (ctbn_clear_regs_avx512);
- *   AVX2:     ymm0-15 (ctbn_clear_regs_avx: VZEROALL);
+ *   AVX2:     ymm0-15 (ctbn_clear_regs_avx: a VEX xor of each, then VZEROUPPER);
  *   else:     xmm0-15 (SSE2);
  *   aarch64:  v0-v7 and v16-v31, the high halves of v8-v15 (their low halves are
  *             callee-saved); other CPUs: nothing.

@@ -1,6 +1,6 @@
 /*
- * Clearing the vector registers after the engine's entry points (contract in backend.h):
- * the widest register file the CPU has, cleared by the helper of its instruction set
+ * Clearing the vector registers after the engine's entry points (contract in bignum.h,
+ * ctbn_clear_vector_regs): the widest register file the CPU has, cleared by the helper of its instruction set
  * (clear_regs_avx512.c, clear_regs_avx.c, or SSE2 here).
  *
  * CT: the choice depends on the CPU only; the clearing itself is straight-line code that
@@ -59,9 +59,10 @@ void ctbn_clear_vector_regs(void)
                      "mov v10.d[1], xzr\n\tmov v11.d[1], xzr\n\t"
                      "mov v12.d[1], xzr\n\tmov v13.d[1], xzr\n\t"
                      "mov v14.d[1], xzr\n\tmov v15.d[1], xzr"
-                     : : : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17",
-                       "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27",
-                       "v28", "v29", "v30", "v31", "memory");
+                     : : : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
+                       "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20",
+                       "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
+                       "v31", "memory");
 }
 #else
 /* Other CPUs: nothing (no vector kernels; compiled code's use of vector registers there is

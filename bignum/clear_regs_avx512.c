@@ -1,6 +1,6 @@
 /*
- * zmm0-31 and k0-k7 cleared (contract in backend.h). A VEX (xmm0-15) or EVEX (xmm16-31)
- * xor of a register's xmm form zeroes it up to bit 511; VZEROALL would clear zmm0-15 only,
+ * zmm0-31 and k0-k7 cleared (contract in bignum.h, ctbn_clear_vector_regs). A VEX
+ * (xmm0-15) or EVEX (xmm16-31) xor of a register's xmm form zeroes it up to bit 511; VZEROALL would clear zmm0-15 only,
  * never zmm16-31. KXORW zeroes a mask register's 64 bits. VZEROUPPER last leaves the upper
  * state clean for SSE code. Compiled with -mavx512f (the avx512 kernels' library); only
  * called once ctbn_cpu_features() reported CTBN_CPU_AVX512F, which also means the OS saves
