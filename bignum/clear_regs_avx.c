@@ -1,9 +1,10 @@
 /*
- * ymm0-15 cleared (contract in bignum.h, ctbn_clear_vector_regs): a VEX xor of each
- * one's xmm form zeroes the register up to its top bit (511 on an AVX-512 CPU), and
- * VZEROUPPER leaves the upper state clean for SSE code. (VZEROALL does the same in one instruction, measured slower:
- * docs/kernels.md.) Compiled with -mavx2 (the AVX2 kernels' library); only called once
- * ctbn_cpu_features() reported CTBN_CPU_AVX2, which also means the OS saves the YMM state.
+ * ymm0-15 cleared (contract in bignum.h, ctbn_clear_vector_regs): a VEX xor of each one's
+ * xmm form zeroes the register up to its top bit (511 on an AVX-512 CPU), and VZEROUPPER
+ * leaves the upper state clean for SSE code. (VZEROALL does the same in one instruction,
+ * measured slower: docs/kernels.md.) Compiled with -mavx2 (the AVX2 kernels' library);
+ * only called once ctbn_cpu_features() reported CTBN_CPU_AVX2, which also means the OS
+ * saves the YMM state.
  */
 #include "backend.h"
 
