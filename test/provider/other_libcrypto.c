@@ -89,6 +89,7 @@ static void sign_through_ctrsa(const char *when)
 typedef int init_fn(uint64_t, const OPENSSL_INIT_SETTINGS *);
 typedef int search_path_fn(OSSL_LIB_CTX *, const char *);
 typedef OSSL_PROVIDER *load_fn(OSSL_LIB_CTX *, const char *);
+typedef int unload_fn(OSSL_PROVIDER *);
 
 /*
  * The shared copy loads ctrsa.so too (into its own default library context): the module
@@ -102,13 +103,18 @@ static void refusal_reaches_own_queue(void)
     search_path_fn *set_path = shared != NULL
         ? (search_path_fn *)dlsym(shared, "OSSL_PROVIDER_set_default_search_path") : NULL;
     load_fn *load = shared != NULL ? (load_fn *)dlsym(shared, "OSSL_PROVIDER_load") : NULL;
+    unload_fn *unload = shared != NULL ? (unload_fn *)dlsym(shared, "OSSL_PROVIDER_unload")
+                                       : NULL;
+    OSSL_PROVIDER *second_instance;
     unsigned char md[32], sig[512], shortbuf[1];
     size_t siglen = sizeof(sig), outlen = sizeof(shortbuf);
     EVP_PKEY_CTX *s, *r;
     unsigned long err;
 
-    if (set_path == NULL || load == NULL || (void *)load == (void *)OSSL_PROVIDER_load
-        || !set_path(NULL, getenv("CTRSA_MODULE_DIR")) || load(NULL, "ctrsa") == NULL)
+    if (set_path == NULL || load == NULL || unload == NULL
+        || (void *)load == (void *)OSSL_PROVIDER_load
+        || !set_path(NULL, getenv("CTRSA_MODULE_DIR"))
+        || (second_instance = load(NULL, "ctrsa")) == NULL)
         fail("loading ctrsa into the shared libcrypto as well");
     memset(md, 0x5a, sizeof(md));
     s = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
@@ -131,6 +137,8 @@ static void refusal_reaches_own_queue(void)
     ERR_clear_error();
     EVP_PKEY_CTX_free(s);
     EVP_PKEY_CTX_free(r);
+    if (!unload(second_instance)) /* its teardown, while the shared copy runs */
+        fail("unloading ctrsa from the shared libcrypto");
 }
 
 /*
