@@ -12,6 +12,7 @@
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include "core_version.h"
 #include "rsa_key_internal.h"
 #include "prime.h"
 
@@ -760,8 +761,53 @@ static int set_private_call_fn(void *arg)
     return set_private(a->key, a->nums);
 }
 
+/* 1 if x (big-endian) has a bit set at position nbits or above. CT: x is secret, its byte
+ * length and nbits public; the caller branches on the verdict alone. */
+static int wider_than(const ctrsa_num *x, size_t nbits)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < x->len; i++) {
+        size_t lsb = 8 * (x->len - 1 - i); /* this byte's lowest bit position: public */
+        uint8_t m = lsb >= nbits ? 0xff : lsb + 8 <= nbits ? 0 : (uint8_t)(0xff << (nbits - lsb));
+        acc |= x->p[i] & m;
+    }
+    int wide = acc != 0;
+    CTBN_DECLASSIFY(&wide, sizeof(wide));
+    return wide;
+}
+
+/* From 3.4 the default provider refuses at import a key whose d, factors, CRT exponents or
+ * coefficients have more bits than n (ossl_rsa_check_factors, openssl/openssl#25190);
+ * ctrsa follows the loading core. */
+static int numbers_fit_n(CTRSA_PROVCTX *prov, const ctrsa_key_numbers *nums)
+{
+    if (prov == NULL || prov->core_version < CTRSA_CORE_3_4)
+        return 1;
+    size_t i = 0, nbits = 0;
+    while (i < nums->n.len && nums->n.p[i] == 0)
+        i++;
+    if (i < nums->n.len) {
+        nbits = 8 * (nums->n.len - i);
+        for (uint8_t top = nums->n.p[i]; (top & 0x80) == 0; top <<= 1)
+            nbits--;
+    }
+    int wide = wider_than(&nums->d, nbits);
+    for (size_t j = 0; j < CTRSA_MAX_PRIMES; j++)
+        wide |= wider_than(&nums->primes[j], nbits) | wider_than(&nums->exps[j], nbits);
+    for (size_t j = 0; j + 1 < CTRSA_MAX_PRIMES; j++)
+        wide |= wider_than(&nums->coeffs[j], nbits);
+    if (wide) {
+        CTRSA_RAISE(prov, CTRSA_R_INVALID_KEY,
+                    "d, a factor, a CRT exponent or a coefficient has more bits than n");
+        return 0;
+    }
+    return 1;
+}
+
 int ctrsa_key_set(CTRSA_KEY *key, const ctrsa_key_numbers *nums)
 {
+    if (!numbers_fit_n(key->prov, nums))
+        return 0;
     /* Build into a fresh object, then move it in: the key is unchanged on failure. */
     CTRSA_KEY *fresh = ctrsa_key_new(key->prov);
     if (fresh == NULL)

@@ -325,7 +325,14 @@ static void compare_key(const char *name, const OSSL_PARAM *params, int selectio
     EVP_PKEY *dup;
 
     fprintf(stderr, "key %s (%s)\n", name, is_pair ? "key pair" : "public key");
-    assert_non_null(deflt);
+    if (deflt == NULL) {
+        /* the running core's default refuses the import (3.4+: d or a factor wider than
+         * n): the provider under test must refuse it too */
+        if (tested != NULL)
+            fail_msg("%s: the default provider refuses it, the provider under test imports it",
+                     name);
+        return;
+    }
     if (tested == NULL)
         fail_msg("%s: the default provider imports it, the provider under test does not", name);
     assert_true(tu_pkey_in_named_provider(tested, tu_provider_name()));
