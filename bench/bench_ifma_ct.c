@@ -311,8 +311,9 @@ static void leaky_modexp2(const ctbn_mont *c1, ctbn_limb *r1, const ctbn_limb *b
 #undef T2
 }
 
-/* What a t-test row times: the ifma hook, the ifmaz hook, or the deliberately leaky copy. */
-enum { VARIANT_IFMA, VARIANT_IFMAZ, VARIANT_LEAKY };
+/* What a t-test row times: the ifma or ifmaz two-half hook, their single-modulus hooks
+ * (the x1 kernels), or the deliberately leaky copy. */
+enum { VARIANT_IFMA, VARIANT_IFMAZ, VARIANT_IFMA_X1, VARIANT_IFMAZ_X1, VARIANT_LEAKY };
 
 static void ttest_size(size_t bits, size_t samples, int variant)
 {
@@ -330,6 +331,10 @@ static void ttest_size(size_t bits, size_t samples, int variant)
         uint64_t t0 = tsc_start();
         if (variant == VARIANT_LEAKY)
             leaky_modexp2(h.c1, h.r1, h.b1, h.e1, h.c2, h.r2, h.b2, h.e2, bits, tab1, tab2);
+        else if (variant == VARIANT_IFMA_X1)
+            ctbn_ifma_modexp_ct(h.c1, h.r1, h.b1, h.e1, bits, h.scratch);
+        else if (variant == VARIANT_IFMAZ_X1)
+            ctbn_ifmaz_modexp_ct(h.c1, h.r1, h.b1, h.e1, bits, h.scratch);
         else if (variant == VARIANT_IFMAZ)
             ctbn_ifmaz_modexp2_ct(h.c1, h.r1, h.b1, h.e1, bits, h.c2, h.r2, h.b2, h.e2, bits,
                                   h.scratch);
@@ -339,7 +344,7 @@ static void ttest_size(size_t bits, size_t samples, int variant)
         s.t[i] = (double)(tsc_stop() - t0);
     }
 
-    static const char *const label[] = { "ifma", "ifmaz", "leaky" };
+    static const char *const label[] = { "ifma", "ifmaz", "ifma1", "ifmaz1", "leaky" };
     printf("| %4zu | %-6s | %7zu |", bits, label[variant], samples);
     ttest_report(&s, 7);
     ttest_samples_free(&s);
@@ -364,6 +369,9 @@ static void ttest(size_t samples)
         /* the ifmaz backend's kernels differ at 10 and 20 digits (512, 1024-bit halves) */
         if (sizes[i] <= 1024)
             ttest_size(sizes[i], samples, VARIANT_IFMAZ);
+        ttest_size(sizes[i], samples, VARIANT_IFMA_X1);
+        if (sizes[i] <= 1024)
+            ttest_size(sizes[i], samples, VARIANT_IFMAZ_X1);
         ttest_size(sizes[i], samples / 10 > 1000 ? samples / 10 : samples, VARIANT_LEAKY);
     }
 }

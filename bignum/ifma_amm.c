@@ -28,15 +28,25 @@
  * 10 digits (512-bit moduli, RSA-1024's CRT halves) use ymm too: 3 registers, 12 lanes,
  * against 16 lanes in 2 zmm; measured 91 vs 108 TSC ticks per AMM (x2, each) on Zen 4.
  * The zmm instances of 10 and 20 digits (the ifmaz backend's) follow below.
+ *
+ * Two bodies (ifma_body.h): amm_short_body, whose register and quotient chains are about
+ * half as long, and amm_body, the textbook order with the fewest instructions. Single
+ * products (x1) wait on latency at every size and take the short body (Zen 4, TSC ticks:
+ * 183 -> 140, 338 -> 270, 579 -> 501, 818 -> 743 at 10 / 20 / 30 / 40 digits). For two
+ * interleaved products (x2) each size takes the body it measured faster with: on Zen 4
+ * the short one at 10 digits (198 -> 178), the textbook one at 20 / 30 / 40 (429 / 885 /
+ * 1340 against 448 / 889 / 1372: those are bound by issue, not latency). The zmm kernels
+ * of 10 and 20 digits take the short body: they are the ifmaz backend's, for cores whose
+ * 512-bit IFMA is full rate and latency-bound (Zen 5; 235 -> 212 and 499 -> 491 on Zen 4).
  */
-#define DEFINE_KERNELS(name, nd, w, nv)                                                    \
+#define DEFINE_KERNELS(name, nd, w, nv, x2body)                                            \
     void ctbn_ifma_amm##name##_x1(uint64_t *r, const uint64_t *a, const uint64_t *b,         \
                                 const ctbn_ifma_mod *mod)                                  \
     {                                                                                      \
         uint64_t *const rs[2] = {r, r};                                                    \
         const uint64_t *const as[2] = {a, a}, *const bs[2] = {b, b};                       \
         const ctbn_ifma_mod *const ms[2] = {mod, mod};                                     \
-        amm_body_##w(1, nd, nv, rs, as, bs, ms);                                           \
+        amm_short_body_##w(1, nd, nv, rs, as, bs, ms);                                     \
     }                                                                                      \
     void ctbn_ifma_amm##name##_x2(uint64_t *r1, const uint64_t *a1, const uint64_t *b1,      \
                                 const ctbn_ifma_mod *mod1, uint64_t *r2,                   \
@@ -46,7 +56,7 @@
         uint64_t *const rs[2] = {r1, r2};                                                  \
         const uint64_t *const as[2] = {a1, a2}, *const bs[2] = {b1, b2};                   \
         const ctbn_ifma_mod *const ms[2] = {mod1, mod2};                                   \
-        amm_body_##w(2, nd, nv, rs, as, bs, ms);                                           \
+        x2body##_##w(2, nd, nv, rs, as, bs, ms);                                           \
     }                                                                                      \
     void ctbn_ifma_ams##name##_x1(uint64_t *r, const uint64_t *a, const ctbn_ifma_mod *mod)  \
     {                                                                                      \
@@ -79,13 +89,28 @@
 #define NV_y(nd) (((nd) + 3) / 4)
 #define NV_z(nd) (((nd) + 7) / 8)
 #define NV_OF(w, nd) NV_##w(nd)
-#define DEFINE_FOR(nd, w) DEFINE_KERNELS(nd, nd, w, NV_OF(w, nd))
-#define DEFINE_FOR_(nd, w) DEFINE_FOR(nd, w)
+#ifndef IFMA_X2_10
+#define IFMA_X2_10 amm_short_body
+#endif
+#ifndef IFMA_X2_20
+#define IFMA_X2_20 amm_body
+#endif
+#ifndef IFMA_X2_30
+#define IFMA_X2_30 amm_body
+#endif
+#ifndef IFMA_X2_40
+#define IFMA_X2_40 amm_body
+#endif
+#ifndef IFMA_X2_Z
+#define IFMA_X2_Z amm_short_body
+#endif
+#define DEFINE_FOR(nd, w, x2) DEFINE_KERNELS(nd, nd, w, NV_OF(w, nd), x2)
+#define DEFINE_FOR_(nd, w, x2) DEFINE_FOR(nd, w, x2)
 
-DEFINE_FOR_(10, IFMA_W10)
-DEFINE_FOR_(20, IFMA_W20)
-DEFINE_FOR_(30, IFMA_W30)
-DEFINE_FOR_(40, IFMA_W40)
+DEFINE_FOR_(10, IFMA_W10, IFMA_X2_10)
+DEFINE_FOR_(20, IFMA_W20, IFMA_X2_20)
+DEFINE_FOR_(30, IFMA_W30, IFMA_X2_30)
+DEFINE_FOR_(40, IFMA_W40, IFMA_X2_40)
 
 /*
  * 10 and 20 digits on 512-bit registers too (2 and 3 zmm, 16 and 24 lanes), for the
@@ -95,8 +120,9 @@ DEFINE_FOR_(40, IFMA_W40)
  * Issue 22 measured the 20-digit AMM x2 on Zen 5 at 310-329 TSC ticks on zmm against
  * 322-346 on ymm. 30 and 40 digits are zmm in both backends.
  */
-DEFINE_KERNELS(10z, 10, z, NV_z(10))
-DEFINE_KERNELS(20z, 20, z, NV_z(20))
+#define DEFINE_KERNELS_(name, nd, w, nv, x2) DEFINE_KERNELS(name, nd, w, nv, x2)
+DEFINE_KERNELS_(10z, 10, z, NV_z(10), IFMA_X2_Z)
+DEFINE_KERNELS_(20z, 20, z, NV_z(20), IFMA_X2_Z)
 
 /*
  * 60 and 80 digits (3072 and 4096-bit moduli): the single AMM only, for the public-exponent
@@ -112,7 +138,7 @@ DEFINE_KERNELS(20z, 20, z, NV_z(20))
         uint64_t *const rs[2] = {r, r};                                                    \
         const uint64_t *const as[2] = {a, a}, *const bs[2] = {b, b};                       \
         const ctbn_ifma_mod *const ms[2] = {mod, mod};                                     \
-        amm_body_z(1, nd, nv, rs, as, bs, ms);                                             \
+        amm_short_body_z(1, nd, nv, rs, as, bs, ms);                                       \
     }
 
 DEFINE_X1(60, 8)

@@ -40,6 +40,9 @@
 #define V_GT(a, b) ((uint64_t)_mm512_cmpgt_epu64_mask((a), (b)))
 #define V_EQ(a, b) ((uint64_t)_mm512_cmpeq_epu64_mask((a), (b)))
 #define V_BCAST0(a) _mm512_broadcastq_epi64(_mm512_castsi512_si128(a))
+#define V_BCAST128(x) _mm512_broadcastq_epi64(x)
+#define V_TO128(a) _mm512_castsi512_si128(a)
+#define V_FROM128(x) _mm512_zextsi128_si512(x)
 #define V_PERM2(a, idx, b) _mm512_permutex2var_epi64((a), (idx), (b))
 /* lanes (lo0, hi0, lo1, hi1, ...) of the low and high half of two registers */
 #define V_IDX_EVEN() _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0)
@@ -66,6 +69,9 @@
 #define V_GT(a, b) ((uint64_t)_mm256_cmpgt_epu64_mask((a), (b)))
 #define V_EQ(a, b) ((uint64_t)_mm256_cmpeq_epu64_mask((a), (b)))
 #define V_BCAST0(a) _mm256_broadcastq_epi64(_mm256_castsi256_si128(a))
+#define V_BCAST128(x) _mm256_broadcastq_epi64(x)
+#define V_TO128(a) _mm256_castsi256_si128(a)
+#define V_FROM128(x) _mm256_zextsi128_si256(x)
 #define V_PERM2(a, idx, b) _mm256_permutex2var_epi64((a), (idx), (b))
 #define V_IDX_EVEN() _mm256_set_epi64x(5, 1, 4, 0)
 #define V_IDX_ODD() _mm256_set_epi64x(7, 3, 6, 2)
@@ -163,7 +169,8 @@ ALWAYS_INLINE void SFX(reduce_step)(V *x, V *h, V q, const V *mv, int nv)
 }
 
 /*
- * AMM for nc (1 or 2) independent products of nd digits in nv registers each.
+ * AMM for nc (1 or 2) independent products of nd digits in nv registers each, in the
+ * textbook order (the fewest instructions; amm_short_body below has the shorter chains).
  *
  * Operand scanning, one digit a_i of a per step, nd steps:
  *   q  := (X_0 + a_i b_0) k0 mod 2^52        k0 = -m^-1 mod 2^52
@@ -242,6 +249,110 @@ ALWAYS_INLINE void SFX(amm_body)(int nc, int nd, int nv, uint64_t *const r[2],
 #pragma GCC unroll 10
             for (int v = 1; v < nv; v++)
                 x[c][v] = V_HI(V_HI(x[c][v], av[c], bv[c][v]), q[c], mv[c][v]);
+        }
+    }
+
+#pragma GCC unroll 2
+    for (int c = 0; c < nc; c++) {
+        SFX(normalize)(x[c], nv);
+#pragma GCC unroll 10
+        for (int v = 0; v < nv; v++)
+            V_STORE(r[c] + VL * v, x[c][v]);
+        SFX(store_pad)(r[c], nd, nv);
+    }
+}
+
+/*
+ * AMM for nc (1 or 2) independent products of nd digits in nv registers each.
+ *
+ * Operand scanning, one digit a_i of a per step, nd steps. The textbook step is
+ *   X += lo52(a_i B);  q := lo52(X_0 k0);  X += lo52(q M)    (now X_0 = c 2^52 exactly)
+ *   X := X >> one lane, c into lane 0;   X += hi52(a_i B) + hi52(q M)
+ * with k0 = -m^-1 mod 2^52, lane j of X holding digit i + j. Written so, every register
+ * passes through four dependent vpmadd52 and a lane shift per step, and the quotient waits
+ * for all of them: the kernel is bound by latency, not issue, on the cores measured
+ * (docs/kernels.md). Here each step is instead
+ *
+ *   Y := X + lo52(q_i M)                                 one vpmadd52 on the chain
+ *   H := lo52(a_(i+1) B) + hi52(a_i B) + hi52(q_i M)     a fresh register per lane group
+ *   X := (Y >> one lane) + H + c_i (lane 0)              lane shift and one addition
+ *
+ * so a register's chain per step is vpmadd52, lane shift, addition; the products of a
+ * that do not wait for q are made in H beside it. X already holds lo52(a_i B) when step i
+ * starts (X of step 0 is lo52(a_0 B)).
+ *
+ * The quotient chain is shortened twice:
+ * - the carry c_i out of digit i is ceil(X_0 / 2^52), taken before q_i is known: X_0 +
+ *   lo52(q_i m_0) is a multiple of 2^52 for the right q_i and lo52(.) < 2^52;
+ * - digit i + 1, from which q_(i+1) comes, is lane 1 of Y_0 plus lane 0 of H_0 plus c_i,
+ *   read with an in-lane 128-bit unpack of the unshifted Y_0 instead of through the lane
+ *   shift; q_(i+1) = lo52(that k0), in a 128-bit vpmadd52luq, then broadcast. Only the low
+ *   52 bits of a quotient matter: vpmadd52 ignores the rest, and lo52(x k0) depends on
+ *   x mod 2^52 only.
+ * Two chains (nc = 2) run in the same loop so that one's latency hides behind the other's
+ * multiplications.
+ *
+ * Lane bounds: each step adds less than 4 * 2^52 + 2^12 to a lane, a lane lives at most nd
+ * steps (nd <= 80), so lanes stay below 320 * 2^52 + 80 * 2^12 < 2^61: no 64-bit overflow,
+ * and ceil's x + 2^52 - 1 cannot overflow either. Lane 0 of Y_0, which holds c_i 2^52,
+ * is shifted out unread.
+ * CT: only nc, nd, nv steer; a, b, q, the carries and m flow through vector arithmetic.
+ */
+ALWAYS_INLINE void SFX(amm_short_body)(int nc, int nd, int nv, uint64_t *const r[2],
+                                 const uint64_t *const a[2], const uint64_t *const b[2],
+                                 const ctbn_ifma_mod *const mod[2])
+{
+    const V zero = V_ZERO();
+    const __m128i zero128 = _mm_setzero_si128();
+    const __m128i round = _mm_set1_epi64x((long long)CTBN_IFMA_MASK52);
+    V x[2][NV_MAX], bv[2][NV_MAX], mv[2][NV_MAX];
+    __m128i k0v[2], d[2]; /* d: lane 0 is the digit the next quotient is made from */
+
+#pragma GCC unroll 2
+    for (int c = 0; c < nc; c++) {
+        k0v[c] = _mm_set1_epi64x((long long)mod[c]->k0);
+        const V a0 = V_SET1(a[c][0]);
+#pragma GCC unroll 10
+        for (int v = 0; v < nv; v++) {
+            bv[c][v] = V_LOAD(b[c] + VL * v);
+            mv[c][v] = V_LOAD(mod[c]->m + VL * v);
+            x[c][v] = V_LO(zero, a0, bv[c][v]);
+        }
+        d[c] = V_TO128(x[c][0]);
+    }
+
+    for (int i = 0; i < nd; i++) {
+        const int more = i + 1 < nd; /* public: the last step has no a_(i+1) */
+        V q[2], ai[2], an[2];
+        __m128i carry[2];
+#pragma GCC unroll 2
+        for (int c = 0; c < nc; c++) {
+            q[c] = V_BCAST128(_mm_madd52lo_epu64(zero128, d[c], k0v[c]));
+            carry[c] = _mm_srli_epi64(_mm_add_epi64(d[c], round), 52);
+            ai[c] = V_SET1(a[c][i]);
+            an[c] = V_SET1(a[c][i + more]);
+        }
+#pragma GCC unroll 2
+        for (int c = 0; c < nc; c++) {
+#pragma GCC unroll 10
+            for (int v = 0; v < nv; v++)
+                x[c][v] = V_LO(x[c][v], q[c], mv[c][v]);
+        }
+#pragma GCC unroll 2
+        for (int c = 0; c < nc; c++) {
+            V h[NV_MAX];
+#pragma GCC unroll 10
+            for (int v = 0; v < nv; v++) {
+                const V lo_next = more ? V_LO(zero, an[c], bv[c][v]) : zero;
+                h[v] = V_HI(V_HI(lo_next, ai[c], bv[c][v]), q[c], mv[c][v]);
+            }
+            const __m128i y01 = V_TO128(x[c][0]);
+            d[c] = _mm_add_epi64(_mm_add_epi64(_mm_unpackhi_epi64(y01, y01), V_TO128(h[0])),
+                                 carry[c]);
+#pragma GCC unroll 10
+            for (int v = 0; v < nv; v++)
+                x[c][v] = V_ADD(V_ALIGNR(v + 1 < nv ? x[c][v + 1] : zero, x[c][v], 1), h[v]);
+            x[c][0] = V_MADD(x[c][0], 1, x[c][0], V_FROM128(carry[c]));
         }
     }
 
@@ -449,6 +560,9 @@ ALWAYS_INLINE void SFX(ams_body)(int nc, int nd, int nv, uint64_t *const r[2],
 #undef V_GT
 #undef V_EQ
 #undef V_BCAST0
+#undef V_BCAST128
+#undef V_TO128
+#undef V_FROM128
 #undef V_PERM2
 #undef V_IDX_EVEN
 #undef V_IDX_ODD
