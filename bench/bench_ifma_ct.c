@@ -353,7 +353,8 @@ static void ttest_size(size_t bits, size_t samples, int variant)
     two_halves_free(&h);
 }
 
-static void ttest(size_t samples)
+/* bits: one modulus size of the three, or 0 for all. */
+static void ttest(size_t samples, size_t bits)
 {
     if (ctbn_backend_select("ifma") != 0)
         die("the ifma backend is not usable on this CPU");
@@ -365,6 +366,8 @@ static void ttest(size_t samples)
            "---|---------|---------|---------|--------------|\n");
     static const size_t sizes[] = { 512, 1024, 2048 };
     for (size_t i = 0; i < 3; i++) {
+        if (bits != 0 && sizes[i] != bits)
+            continue;
         ttest_size(sizes[i], samples, VARIANT_IFMA);
         /* the ifmaz backend's kernels differ at 10 and 20 digits (512, 1024-bit halves) */
         if (sizes[i] <= 1024)
@@ -399,9 +402,9 @@ int main(int argc, char **argv)
         size_t samples = argc >= 3 ? (size_t)strtoull(argv[2], NULL, 10) : 100000;
         if (samples < 100)
             die("need at least 100 samples");
-        ttest(samples);
+        ttest(samples, argc >= 4 ? (size_t)strtoull(argv[3], NULL, 10) : 0);
         return 0;
     }
-    fprintf(stderr, "usage: bench_ifma_ct speed [--quick] | cycles | ttest [SAMPLES]\n");
+    fprintf(stderr, "usage: bench_ifma_ct speed [--quick] | cycles | ttest [SAMPLES [BITS]]\n");
     return 2;
 }
