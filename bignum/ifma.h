@@ -83,7 +83,9 @@ void ctbn_ifma_mod_init(ctbn_ifma_mod *mod, const ctbn_mont *ctx, ctbn_limb *scr
  * r MAY alias a or b. All arrays 64-byte aligned, CTBN_IFMA_LANES(D) lanes; pad lanes of a
  * and b must be zero, those of r are written zero.
  * The _x2 forms do two independent AMMs (the CRT halves, same D) in one interleaved pass:
- * two dependency chains in flight. Pointers of one pair may alias only within that pair.
+ * two dependency chains in flight. Every kernel reads all its inputs before it writes any
+ * result, so any pointers may alias (the public path passes one pair's b as the other's a
+ * and r).
  * CT: only D leaks: fixed trip counts, no memory index or branch depends on a, b or m.
  */
 typedef void ctbn_ifma_amm_x1_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
