@@ -145,6 +145,17 @@ ALWAYS_INLINE void SFX(store_pad)(uint64_t *r, int nd, int nv)
         V_STORE(r + VL * v, V_ZERO());
 }
 
+/* r := x (nv registers, unnormalized digits below 2^63) normalized, with the pad lanes up
+ * to CTBN_IFMA_LANES(nd) zero. CT: public sizes only steer. */
+ALWAYS_INLINE void SFX(store_result)(uint64_t *r, V *x, int nd, int nv)
+{
+    SFX(normalize)(x, nv);
+#pragma GCC unroll 10
+    for (int v = 0; v < nv; v++)
+        V_STORE(r + VL * v, x[v]);
+    SFX(store_pad)(r, nd, nv);
+}
+
 /*
  * One Montgomery reduction step on the accumulator x (nv registers, lane j = digit i + j):
  * q := lo52(x_0 k0), x += q M (lo halves in place, hi halves one digit up), then x shifts
@@ -253,13 +264,8 @@ ALWAYS_INLINE void SFX(amm_body)(int nc, int nd, int nv, uint64_t *const r[2],
     }
 
 #pragma GCC unroll 2
-    for (int c = 0; c < nc; c++) {
-        SFX(normalize)(x[c], nv);
-#pragma GCC unroll 10
-        for (int v = 0; v < nv; v++)
-            V_STORE(r[c] + VL * v, x[c][v]);
-        SFX(store_pad)(r[c], nd, nv);
-    }
+    for (int c = 0; c < nc; c++)
+        SFX(store_result)(r[c], x[c], nd, nv);
 }
 
 /*
@@ -357,13 +363,8 @@ ALWAYS_INLINE void SFX(amm_short_body)(int nc, int nd, int nv, uint64_t *const r
     }
 
 #pragma GCC unroll 2
-    for (int c = 0; c < nc; c++) {
-        SFX(normalize)(x[c], nv);
-#pragma GCC unroll 10
-        for (int v = 0; v < nv; v++)
-            V_STORE(r[c] + VL * v, x[c][v]);
-        SFX(store_pad)(r[c], nd, nv);
-    }
+    for (int c = 0; c < nc; c++)
+        SFX(store_result)(r[c], x[c], nd, nv);
 }
 
 /* (hi : lo) >> (VL - l) lanes, i.e. lo's last l lanes then hi's first VL - l: the digits
@@ -532,11 +533,7 @@ ALWAYS_INLINE void SFX(ams_body)(int nc, int nd, int nv, uint64_t *const r[2],
             V th = t[c][nv + v], prev = v ? t[c][nv + v - 1] : zero;
             t[c][v] = V_ADD(t[c][v], s == 0 ? th : SFX(shift_up)(th, prev, s));
         }
-        SFX(normalize)(t[c], nv);
-#pragma GCC unroll 10
-        for (int v = 0; v < nv; v++)
-            V_STORE(r[c] + VL * v, t[c][v]);
-        SFX(store_pad)(r[c], nd, nv);
+        SFX(store_result)(r[c], t[c], nd, nv);
     }
 }
 
