@@ -31,13 +31,12 @@
  *
  * Two bodies (ifma_body.h): amm_short_body, whose register and quotient chains are about
  * half as long, and amm_body, the textbook order with the fewest instructions. Single
- * products (x1) wait on latency at every size and take the short body (Zen 4, TSC ticks:
- * 183 -> 140, 338 -> 270, 579 -> 501, 818 -> 743 at 10 / 20 / 30 / 40 digits). For two
- * interleaved products (x2) each size takes the body it measured faster with: on Zen 4
- * the short one at 10 digits (198 -> 178), the textbook one at 20 / 30 / 40 (429 / 885 /
- * 1340 against 448 / 889 / 1372: those are bound by issue, not latency). The zmm kernels
- * of 10 and 20 digits take the short body: they are the ifmaz backend's, for cores whose
- * 512-bit IFMA is full rate and latency-bound (Zen 5; 235 -> 212 and 499 -> 491 on Zen 4).
+ * products (x1) wait on latency and take the short body at every size. Two interleaved
+ * products (x2) take the body each size measured faster with on Zen 4: the short one at
+ * 10 digits, the textbook one at 20 / 30 / 40 (bound by issue there); the zmm kernels of
+ * 10 and 20 digits, the ifmaz backend's for cores whose 512-bit IFMA is full rate and
+ * latency-bound (Zen 5), the short one. Figures in docs/kernels.md; IFMA_X2_* below are
+ * overridable for measurements, as IFMA_W*: -DIFMA_X2_20=amm_short_body.
  */
 #define DEFINE_KERNELS(name, nd, w, nv, x2body)                                            \
     void ctbn_ifma_amm##name##_x1(uint64_t *r, const uint64_t *a, const uint64_t *b,         \

@@ -271,13 +271,11 @@ ALWAYS_INLINE void SFX(amm_body)(int nc, int nd, int nv, uint64_t *const r[2],
 /*
  * AMM for nc (1 or 2) independent products of nd digits in nv registers each.
  *
- * Operand scanning, one digit a_i of a per step, nd steps. The textbook step is
- *   X += lo52(a_i B);  q := lo52(X_0 k0);  X += lo52(q M)    (now X_0 = c 2^52 exactly)
- *   X := X >> one lane, c into lane 0;   X += hi52(a_i B) + hi52(q M)
- * with k0 = -m^-1 mod 2^52, lane j of X holding digit i + j. Written so, every register
- * passes through four dependent vpmadd52 and a lane shift per step, and the quotient waits
- * for all of them: the kernel is bound by latency, not issue, on the cores measured
- * (docs/kernels.md). Here each step is instead
+ * Operand scanning, one digit a_i of a per step, nd steps, with the same quotients and
+ * result as amm_body (above). There every register passes through four dependent vpmadd52
+ * and a lane shift per step, and the quotient waits for all of them, which bounds a kernel
+ * wherever it waits on latency rather than issue (every single product on Zen 4; the
+ * two-half ones on Zen 5: docs/kernels.md). Here each step is instead
  *
  *   Y := X + lo52(q_i M)                                 one vpmadd52 on the chain
  *   H := lo52(a_(i+1) B) + hi52(a_i B) + hi52(q_i M)     a fresh register per lane group
@@ -310,7 +308,7 @@ ALWAYS_INLINE void SFX(amm_short_body)(int nc, int nd, int nv, uint64_t *const r
 {
     const V zero = V_ZERO();
     const __m128i zero128 = _mm_setzero_si128();
-    const __m128i round = _mm_set1_epi64x((long long)CTBN_IFMA_MASK52);
+    const __m128i ceil_bias = _mm_set1_epi64x((long long)CTBN_IFMA_MASK52);
     V x[2][NV_MAX], bv[2][NV_MAX], mv[2][NV_MAX];
     __m128i k0v[2], d[2]; /* d: lane 0 is the digit the next quotient is made from */
 
@@ -334,7 +332,7 @@ ALWAYS_INLINE void SFX(amm_short_body)(int nc, int nd, int nv, uint64_t *const r
 #pragma GCC unroll 2
         for (int c = 0; c < nc; c++) {
             q[c] = V_BCAST128(_mm_madd52lo_epu64(zero128, d[c], k0v[c]));
-            carry[c] = _mm_srli_epi64(_mm_add_epi64(d[c], round), 52);
+            carry[c] = _mm_srli_epi64(_mm_add_epi64(d[c], ceil_bias), 52);
             ai[c] = V_SET1(a[c][i]);
             an[c] = V_SET1(a[c][i + more]);
         }
